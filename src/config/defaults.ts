@@ -1,0 +1,102 @@
+/** Every default in one place: CometBFT v0.38's config.go and Cosmos EVM's app.toml, with devnet choices noted. */
+import type { DeepPartial, NodeConfig } from './types.js';
+
+export function defaultConfig(): NodeConfig {
+  return {
+    home: undefined,
+    moniker: 'chainlet',
+    dbBackend: 'memory',
+    logLevel: 'info',
+    rpc: {
+      laddr: 'tcp://127.0.0.1:26657',
+      corsAllowedOrigins: [],
+      corsAllowedMethods: ['HEAD', 'GET', 'POST'],
+      corsAllowedHeaders: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With', 'X-Server-Time'],
+      unsafe: false,
+      maxOpenConnections: 900,
+      maxSubscriptionClients: 100,
+      maxSubscriptionsPerClient: 5,
+      experimentalSubscriptionBufferSize: 200,
+      experimentalWebsocketWriteBufferSize: 200,
+      experimentalCloseOnSlowClient: false,
+      timeoutBroadcastTxCommitMs: 10_000,
+      maxRequestBatchSize: 10,
+      maxBodyBytes: 1_000_000,
+      maxHeaderBytes: 1_048_576,
+    },
+    consensus: {
+      timeoutProposeMs: 3000,
+      timeoutProposeDeltaMs: 500,
+      timeoutPrevoteMs: 1000,
+      timeoutPrevoteDeltaMs: 500,
+      timeoutPrecommitMs: 1000,
+      timeoutPrecommitDeltaMs: 500,
+      timeoutCommitMs: 1000,
+      skipTimeoutCommit: false,
+      createEmptyBlocks: true,
+      createEmptyBlocksIntervalMs: 0,
+      // Devnet default: a block as soon as txs arrive (as Anvil and Hardhat).
+      mode: 'automine',
+    },
+    mempool: {
+      recheck: true,
+      size: 5000,
+      maxTxsBytes: 1_073_741_824,
+      cacheSize: 10_000,
+      maxTxBytes: 1_048_576,
+      keepInvalidTxsInCache: false,
+    },
+    txIndex: { indexer: 'kv' },
+    jsonRpc: {
+      enable: true,
+      address: '127.0.0.1:8545',
+      wsAddress: '127.0.0.1:8546',
+      api: ['eth', 'web3', 'net', 'txpool'],
+      gasCap: 0n,
+      evmTimeoutMs: 10_000,
+      txFeeCap: 1,
+      filterCap: 200,
+      filterTimeoutMs: 5 * 60_000,
+      feeHistoryCap: 100,
+      logsCap: 10_000,
+      blockRangeCap: 10_000,
+      httpTimeoutMs: 30_000,
+      httpIdleTimeoutMs: 120_000,
+      allowUnprotectedTxs: false,
+      allowInsecureUnlock: true,
+      maxOpenConnections: 0,
+      batchRequestLimit: 1000,
+      batchResponseMaxSize: 25_000_000,
+      enableProfiling: false,
+      wsOrigins: ['127.0.0.1', 'localhost'],
+      maxBodyBytes: 5_242_880,
+    },
+    routing: {
+      enable: true,
+      address: '127.0.0.1:8080',
+      rateLimitPerSecond: 5,
+      rateLimitBurst: 10,
+      submittedTimeoutMs: 5 * 60_000,
+      stalledTimeoutMs: 10 * 60_000,
+      prices: {},
+      publicUrl: '',
+    },
+    evm: { minGasPrice: 0n, devnet: true },
+  };
+}
+
+/** Merges `over` into `base` (objects deeply; arrays, bigints and scalars replaced). Returns a new object. */
+export function mergeConfig<T>(base: T, over: DeepPartial<T> | undefined): T {
+  if (over === undefined) return base;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(over as Record<string, unknown>)) {
+    if (v === undefined) continue;
+    const cur = out[k];
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && cur !== null && typeof cur === 'object' && !Array.isArray(cur)) {
+      out[k] = mergeConfig(cur, v as DeepPartial<typeof cur>);
+    } else {
+      out[k] = v;
+    }
+  }
+  return out as T;
+}

@@ -1,0 +1,113 @@
+/**
+ * The node's configuration: `config.toml` (CometBFT sections) and `app.toml` (application sections),
+ * built once with all defaults in `defaults.ts`; each module receives only its own section.
+ */
+
+export interface RpcConfig {
+  laddr: string;
+  corsAllowedOrigins: string[];
+  corsAllowedMethods: string[];
+  corsAllowedHeaders: string[];
+  unsafe: boolean;
+  maxOpenConnections: number;
+  maxSubscriptionClients: number;
+  maxSubscriptionsPerClient: number;
+  experimentalSubscriptionBufferSize: number;
+  experimentalWebsocketWriteBufferSize: number;
+  experimentalCloseOnSlowClient: boolean;
+  timeoutBroadcastTxCommitMs: number;
+  maxRequestBatchSize: number;
+  maxBodyBytes: number;
+  maxHeaderBytes: number;
+}
+
+export type ProductionMode = 'automine' | 'interval' | 'manual';
+
+export interface ConsensusConfig {
+  timeoutProposeMs: number;
+  timeoutProposeDeltaMs: number;
+  timeoutPrevoteMs: number;
+  timeoutPrevoteDeltaMs: number;
+  timeoutPrecommitMs: number;
+  timeoutPrecommitDeltaMs: number;
+  timeoutCommitMs: number;
+  skipTimeoutCommit: boolean;
+  createEmptyBlocks: boolean;
+  createEmptyBlocksIntervalMs: number;
+  /** Chainlet: how blocks are produced. automine = a block as soon as txs are pending. */
+  mode: ProductionMode;
+}
+
+export interface MempoolSection {
+  recheck: boolean;
+  size: number;
+  maxTxsBytes: number;
+  cacheSize: number;
+  maxTxBytes: number;
+  keepInvalidTxsInCache: boolean;
+}
+
+export interface TxIndexConfig {
+  indexer: 'kv' | 'null';
+}
+
+export interface JsonRpcConfig {
+  enable: boolean;
+  address: string;
+  wsAddress: string;
+  api: string[];
+  gasCap: bigint;
+  evmTimeoutMs: number;
+  txFeeCap: number;
+  filterCap: number;
+  filterTimeoutMs: number;
+  feeHistoryCap: number;
+  logsCap: number;
+  blockRangeCap: number;
+  httpTimeoutMs: number;
+  httpIdleTimeoutMs: number;
+  allowUnprotectedTxs: boolean;
+  allowInsecureUnlock: boolean;
+  maxOpenConnections: number;
+  batchRequestLimit: number;
+  batchResponseMaxSize: number;
+  enableProfiling: boolean;
+  wsOrigins: string[];
+  maxBodyBytes: number;
+}
+
+export interface RoutingConfig {
+  enable: boolean;
+  address: string;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  submittedTimeoutMs: number;
+  stalledTimeoutMs: number;
+  prices: Record<string, string>;
+  publicUrl: string;
+}
+
+export interface EvmConfig {
+  minGasPrice: bigint;
+  /** Devnet control methods (evm_*, anvil_*, hardhat_*). */
+  devnet: boolean;
+}
+
+export interface NodeConfig {
+  home: string | undefined;
+  moniker: string;
+  dbBackend: 'memory' | 'classic';
+  logLevel: string;
+  rpc: RpcConfig;
+  consensus: ConsensusConfig;
+  mempool: MempoolSection;
+  txIndex: TxIndexConfig;
+  jsonRpc: JsonRpcConfig;
+  routing: RoutingConfig;
+  evm: EvmConfig;
+}
+
+/** A deep-partial view used for overrides from files, flags and `startNode` options. */
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (infer U)[] ? U[] : T[K] extends bigint ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};

@@ -1,0 +1,198 @@
+/**
+ * The block executor: the only caller of the consensus connection of the app, in CometBFT's order.
+ *
+ *   createProposalBlock: mempool.reap → app.PrepareProposal → header with every hash
+ *   processProposal:     app.ProcessProposal
+ *   applyBlock:          app.FinalizeBlock → check one result per tx → save the response
+ *                        → updateState → [mempool locked: app.Commit → mempool.update (recheck)]
+ *                        → save state → index txs and block events → fire events last
+ */
+import type { AppConnConsensus } from '../abci/application.js';
+import { ProposalStatus, type CommitInfo, type ResponseFinalizeBlock } from '../abci/types.js';
+import type { EventBus } from '../events/bus.js';
+import type { TxResult } from '../events/types.js';
+import type { Mempool } from '../mempool/mempool.js';
+import type { BlockIndexer } from '../store/block-indexer.js';
+import type { BlockStore } from '../store/block-store.js';
+import type { StateStore } from '../store/state-store.js';
+import type { TxIndexer } from '../store/tx-indexer.js';
+import type { Block, BlockID, Commit } from '../types/block.js';
+import { commitHash } from '../types/commit.js';
+import { evidenceHash } from '../types/evidence.js';
+import { headerHash } from '../types/header.js';
+import { consensusParamsHash } from '../types/params-hash.js';
+import { makeBlockId } from '../types/part-set.js';
+import type { Timestamp } from '../types/time.js';
+import { txsHash } from '../types/txs.js';
+import type { ValidatorSet } from '../types/validator-set.js';
+import { updateState, type ChainState } from './chain-state.js';
+import { InvalidBlockError } from './errors.js';
+
+/** CometBFT's block version for v0.38. */
+export const BLOCK_PROTOCOL = 11;
+const MAX_BLOCK_SIZE_BYTES = 104_857_600;
+const MAX_HEADER_BYTES = 626;
+const MAX_OVERHEAD_FOR_BLOCK = 11;
+const MAX_COMMIT_OVERHEAD_BYTES = 94;
+const MAX_COMMIT_SIG_BYTES = 109;
+
+/** The bytes left for txs in a block (CometBFT's types.MaxDataBytes, no evidence). */
+export function maxDataBytes(maxBytes: number, valsCount: number): number {
+  const limit = maxBytes === -1 ? MAX_BLOCK_SIZE_BYTES : maxBytes;
+  return limit - MAX_OVERHEAD_FOR_BLOCK - MAX_HEADER_BYTES - (MAX_COMMIT_OVERHEAD_BYTES + valsCount * MAX_COMMIT_SIG_BYTES);
+}
+
+export function commitInfo(commit: Commit, vals: ValidatorSet | undefined): CommitInfo {
+  if (!vals || commit.signatures.length === 0) return { round: commit.round, votes: [] };
+  return {
+    round: commit.round,
+    votes: vals.validators.map((v, i) => ({ validatorAddress: v.address, power: v.votingPower, blockIdFlag: commit.signatures[i]!.blockIdFlag })),
+  };
+}
+
+export interface BlockExecutorDeps {
+  app: AppConnConsensus;
+  mempool: Mempool;
+  blockStore: BlockStore;
+  stateStore: StateStore;
+  txIndexer: TxIndexer | undefined;
+  blockIndexer: BlockIndexer | undefined;
+  eventBus: EventBus;
+}
+
+export class BlockExecutor {
+  constructor(private readonly d: BlockExecutorDeps) {}
+
+  /** Builds the proposal for `height` from the mempool through the app's PrepareProposal. */
+  async createProposalBlock(state: ChainState, height: number, lastCommit: Commit, proposer: Uint8Array, time: Timestamp): Promise<{ block: Block; blockId: BlockID; size: number }> {
+    const params = state.consensusParams;
+    const maxBytes = maxDataBytes(params.block.maxBytes, state.validators.size());
+    const txs = this.d.mempool.reapMaxBytesMaxGas(maxBytes, params.block.maxGas);
+    const prepared = await this.d.app.prepareProposal({
+      maxTxBytes: maxBytes,
+      txs,
+      localLastCommit: commitInfo(lastCommit, state.lastValidators),
+      misbehavior: [],
+      height,
+      time,
+      nextValidatorsHash: state.nextValidators.hash(),
+      proposerAddress: proposer,
+    });
+    const block = this.makeBlock(state, height, prepared.txs, lastCommit, proposer, time);
+    const { blockId, size } = makeBlockId(block);
+    return { block, blockId, size };
+  }
+
+  makeBlock(state: ChainState, height: number, txs: Uint8Array[], lastCommit: Commit, proposer: Uint8Array, time: Timestamp): Block {
+    const block: Block = {
+      header: {
+        version: { block: BLOCK_PROTOCOL, app: state.consensusParams.version.app },
+        chainId: state.chainId,
+        height,
+        time,
+        lastBlockId: state.lastBlockId,
+        lastCommitHash: commitHash(lastCommit),
+        dataHash: txsHash(txs),
+        validatorsHash: state.validators.hash(),
+        nextValidatorsHash: state.nextValidators.hash(),
+        consensusHash: consensusParamsHash(state.consensusParams),
+        appHash: state.appHash,
+        lastResultsHash: state.lastResultsHash,
+        evidenceHash: evidenceHash([]),
+        proposerAddress: proposer,
+      },
+      data: { txs },
+      evidence: { evidence: [] },
+      lastCommit,
+    };
+    return block;
+  }
+
+  async processProposal(state: ChainState, block: Block, blockId: BlockID): Promise<boolean> {
+    const res = await this.d.app.processProposal({
+      txs: block.data.txs,
+      proposedLastCommit: commitInfo(block.lastCommit, state.lastValidators),
+      misbehavior: [],
+      hash: blockId.hash,
+      height: block.header.height,
+      time: block.header.time,
+      nextValidatorsHash: block.header.nextValidatorsHash,
+      proposerAddress: block.header.proposerAddress,
+    });
+    return res.status === ProposalStatus.Accept;
+  }
+
+  /** Checks a block against the state it extends (the parts a proposal from our own validators could get wrong). */
+  validateBlock(state: ChainState, block: Block): void {
+    const h = block.header;
+    const fail = (what: string) => {
+      throw new InvalidBlockError(`wrong Block.Header.${what}`);
+    };
+    if (h.chainId !== state.chainId) fail('ChainID');
+    if (Buffer.compare(h.appHash, state.appHash) !== 0) fail('AppHash');
+    if (Buffer.compare(h.validatorsHash, state.validators.hash()) !== 0) fail('ValidatorsHash');
+    if (Buffer.compare(h.lastResultsHash, state.lastResultsHash) !== 0) fail('LastResultsHash');
+    if (Buffer.compare(h.dataHash, txsHash(block.data.txs)) !== 0) fail('DataHash');
+    if (headerHash(h).length === 0) fail('Hash');
+  }
+
+  /** Executes and commits a decided block; returns the state after it. The block must already be in the block store. */
+  async applyBlock(state: ChainState, blockId: BlockID, block: Block): Promise<ChainState> {
+    const res = await this.finalize(state, blockId, block);
+    return this.commitAndSave(state, blockId, block, res);
+  }
+
+  async finalize(state: ChainState, blockId: BlockID, block: Block): Promise<ResponseFinalizeBlock> {
+    const h = block.header;
+    const res = await this.d.app.finalizeBlock({
+      txs: block.data.txs,
+      decidedLastCommit: commitInfo(block.lastCommit, state.lastValidators),
+      misbehavior: [],
+      hash: blockId.hash,
+      height: h.height,
+      time: h.time,
+      nextValidatorsHash: h.nextValidatorsHash,
+      proposerAddress: h.proposerAddress,
+    });
+    if (res.txResults.length !== block.data.txs.length) {
+      throw new InvalidBlockError(`expected tx results length to match size of transactions in block. Expected ${block.data.txs.length}, got ${res.txResults.length}`);
+    }
+    // Saved before Commit so that a crash after the app commits can be recovered without re-execution.
+    await this.d.stateStore.saveFinalizeBlockResponse(h.height, res);
+    return res;
+  }
+
+  /** The second half of applyBlock (also used by the handshake when the app already committed the block). */
+  async commitAndSave(state: ChainState, blockId: BlockID, block: Block, res: ResponseFinalizeBlock, appAlreadyCommitted = false): Promise<ChainState> {
+    const h = block.header;
+    const next = updateState(state, h, blockId, res);
+    const release = await this.d.mempool.lock();
+    try {
+      if (!appAlreadyCommitted) await this.d.app.commit();
+      await this.d.mempool.update(h.height, block.data.txs, res.txResults);
+    } finally {
+      release();
+    }
+    await this.d.stateStore.save(next);
+    const txResults: TxResult[] = block.data.txs.map((tx, index) => ({ height: h.height, index, tx, result: res.txResults[index]! }));
+    await Promise.all([
+      txResults.length > 0 ? this.d.txIndexer?.index(txResults) : undefined,
+      this.d.blockIndexer?.index(h.height, res.events),
+    ]);
+    this.fireEvents(block, blockId, res, txResults);
+    return next;
+  }
+
+  private fireEvents(block: Block, blockId: BlockID, res: ResponseFinalizeBlock, txResults: TxResult[]): void {
+    const bus = this.d.eventBus;
+    bus.publishNewBlock({ block, blockId, resultFinalizeBlock: res });
+    bus.publishNewBlockHeader({ header: block.header });
+    bus.publishNewBlockEvents({ height: block.header.height, events: res.events, numTxs: block.data.txs.length });
+    for (const r of txResults) bus.publishTx(r);
+    if (res.validatorUpdates.length > 0) {
+      bus.publishValidatorSetUpdates({
+        validatorUpdates: res.validatorUpdates.map((u) => ({ address: new Uint8Array(0), pubKey: u.pubKey, votingPower: u.power, proposerPriority: 0 })),
+      });
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/** Typed consensus errors. */
+import { toHexUpper } from '../crypto/encoding.js';
+
+export class ConsensusError extends Error {
+  override name = 'ConsensusError';
+}
+
+export class InvalidVoteError extends ConsensusError {
+  override name = 'InvalidVoteError';
+}
+
+export class ConflictingVoteError extends ConsensusError {
+  override name = 'ConflictingVoteError';
+  constructor(
+    readonly validatorAddress: Uint8Array,
+    readonly height: number,
+    readonly round: number,
+  ) {
+    super(`conflicting votes from validator ${toHexUpper(validatorAddress)} at ${height}/${round}`);
+  }
+}
+
+export class InvalidBlockError extends ConsensusError {
+  override name = 'InvalidBlockError';
+}
+
+export class ValidatorIndexError extends ConsensusError {
+  override name = 'ValidatorIndexError';
+  constructor(readonly index: number, readonly size: number) {
+    super(`validator index ${index} out of range: the set has ${size} validators`);
+  }
+}
+
+export class NodeStoppedError extends ConsensusError {
+  override name = 'NodeStoppedError';
+  constructor() {
+    super('node stopped');
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The standard dev accounts: the BIP-39 mnemonic every local-devnet tool uses, derived at
+ * m/44'/60'/0'/0/i, so the keys that Anvil, Hardhat and Foundry print work here unchanged.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export interface DevAccount {
+  index: number;
+  /** EIP-55 checksummed address. */
+  address: string;
+  /** 0x-prefixed 32-byte private key. */
+  privateKey: string;
+}
+
+const cache = new Map<string, DevAccount[]>();
+
+export function toChecksumAddress(addrHex: string): string {
+  const lower = addrHex.toLowerCase().replace(/^0x/, '');
+  const hash = keccak_256(new TextEncoder().encode(lower));
+  let out = '0x';
+  for (let i = 0; i < 40; i++) {
+    const nibble = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0xf;
+    out += nibble >= 8 ? lower[i]!.toUpperCase() : lower[i];
+  }
+  return out;
+}
+
+export function addressFromPrivateKey(priv: Uint8Array): string {
+  const pub = secp256k1.getPublicKey(priv, false).subarray(1);
+  const addr = keccak_256(pub).subarray(12);
+  return toChecksumAddress(Buffer.from(addr).toString('hex'));
+}
+
+/** Derives `count` accounts of `mnemonic` (results cached: derivation costs a PBKDF2). */
+export function deriveDevAccounts(count = 10, mnemonic = DEV_MNEMONIC): DevAccount[] {
+  const key = `${mnemonic}\n${count}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
+  const accounts: DevAccount[] = [];
+  for (let i = 0; i < count; i++) {
+    const child = root.derive(`m/44'/60'/0'/0/${i}`);
+    const priv = child.privateKey!;
+    accounts.push({ index: i, address: addressFromPrivateKey(priv), privateKey: `0x${Buffer.from(priv).toString('hex')}` });
+  }
+  cache.set(key, accounts);
+  return accounts;
+}

@@ -1,0 +1,13 @@
+/** Chainlet's public API. */
+export { startNode } from './node/node.js';
+export type { ChainletNode, StartNodeOptions, NodeInternals } from './node/node.js';
+export type { ServerUrls } from './node/servers.js';
+export { defaultConfig } from './config/defaults.js';
+export type { NodeConfig, DeepPartial } from './config/types.js';
+export { createDevnetGenesis, DEFAULT_CHAIN_ID, DEFAULT_EVM_CHAIN_ID } from './genesis/devnet.js';
+export { deriveDevAccounts, DEV_MNEMONIC } from './genesis/dev-accounts.js';
+export type { DevAccount } from './genesis/dev-accounts.js';
+export { genesisFromJson, genesisToJson } from './genesis/genesis-doc.js';
+export type { GenesisDoc } from './genesis/genesis-doc.js';
+export { initHome } from './genesis/home.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,211 @@
+/**
+ * The composition root: builds every part of a node from its config and genesis, wires them
+ * (one direction of dependency), runs the ABCI handshake and starts consensus and the servers.
+ * A node is a value: two nodes in one process share nothing.
+ *
+ *   stores (level) ─> app (EVM) ─> mempool ─> block executor ─> consensus engine
+ *                                     └──────── event bus ──────────┘
+ *   RPC servers read through narrow environments built from these parts.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AbstractLevel } from 'abstract-level';
+import { ClassicLevel } from 'classic-level';
+import { MemoryLevel } from 'memory-level';
+import pino, { type Logger } from 'pino';
+import type { ResponseCheckTx } from '../abci/types.js';
+import { createEvmApp, type EvmApp } from '../app/evm-app.js';
+import { defaultConfig, mergeConfig } from '../config/defaults.js';
+import { readConfigFiles } from '../config/files.js';
+import type { DeepPartial, NodeConfig } from '../config/types.js';
+import { BlockExecutor } from '../consensus/block-executor.js';
+import { ConsensusEngine } from '../consensus/engine.js';
+import { handshake } from '../consensus/handshake.js';
+import { LocalValidator } from '../consensus/validator.js';
+import type { Ed25519Key } from '../crypto/ed25519.js';
+import { EventBus } from '../events/bus.js';
+import type { Subscription } from '../events/subscription.js';
+import type { DevAccount } from '../genesis/dev-accounts.js';
+import { createDevnetGenesis, evmChainIdFromChainId, type DevnetGenesisOptions } from '../genesis/devnet.js';
+import type { GenesisDoc } from '../genesis/genesis-doc.js';
+import { loadHome } from '../genesis/home.js';
+import { Mempool } from '../mempool/mempool.js';
+import { createBlockIndexer, type BlockIndexer } from '../store/block-indexer.js';
+import { createBlockStore, type BlockStore } from '../store/block-store.js';
+import { StateStore } from '../store/state-store.js';
+import { createTxIndexer, type TxIndexer } from '../store/tx-indexer.js';
+import type { Timestamp } from '../types/time.js';
+import { VERSION } from '../version.js';
+import { startServers, type RunningServers, type ServerUrls } from './servers.js';
+
+type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
+
+export interface StartNodeOptions {
+  /** A home folder made by `chainlet init`: config files, genesis, keys, and data on disk. */
+  home?: string;
+  /** Overrides on top of defaults and the home's config files. */
+  config?: DeepPartial<NodeConfig>;
+  /** A genesis document; else the home's genesis, else a devnet built from `devnet`. */
+  genesis?: GenesisDoc;
+  /** Validator keys for `genesis` (the in-process validators); devnet keys are derived. */
+  validatorKeys?: Ed25519Key[];
+  devnet?: DevnetGenesisOptions;
+  /** Start the RPC servers (default true). Ports from config; pass 0 in tests. */
+  servers?: boolean;
+  /** Indices (genesis order) of validators to start offline. */
+  offlineValidators?: number[];
+  logger?: Logger;
+}
+
+export interface ChainletNode {
+  readonly chainId: string;
+  readonly evmChainId: number;
+  readonly genesis: GenesisDoc;
+  /** The dev accounts funded at genesis (devnet only; empty for a custom genesis). */
+  readonly accounts: DevAccount[];
+  readonly config: NodeConfig;
+  readonly urls: ServerUrls;
+  readonly height: number;
+  readonly logger: Logger;
+  /** CheckTx and mempool admission, as broadcast_tx_sync. Mempool errors throw. */
+  broadcastTx(tx: Uint8Array): Promise<ResponseCheckTx>;
+  /** Produces `n` blocks now; resolves with their heights. */
+  mine(n?: number, opts?: { timestamp?: Timestamp }): Promise<number[]>;
+  subscribe(query: string, subscriber?: string): Subscription;
+  setValidatorOnline(index: number, online: boolean): void;
+  waitForHeight(height: number): Promise<void>;
+  stop(): Promise<void>;
+  /** The parts, for the RPC environments, tests and the benchmark. */
+  readonly internals: NodeInternals;
+}
+
+export interface NodeInternals {
+  app: EvmApp;
+  mempool: Mempool;
+  eventBus: EventBus;
+  blockStore: BlockStore;
+  stateStore: StateStore;
+  txIndexer: TxIndexer | undefined;
+  blockIndexer: BlockIndexer | undefined;
+  consensus: ConsensusEngine;
+  executor: BlockExecutor;
+  nodeKey: Ed25519Key | undefined;
+  validators: LocalValidator[];
+}
+
+let nodeCounter = 0;
+
+function resolveConfig(opts: StartNodeOptions): NodeConfig {
+  let cfg = defaultConfig();
+  if (opts.home) {
+    for (const o of readConfigFiles(opts.home)) cfg = mergeConfig(cfg, o);
+    cfg = { ...cfg, home: opts.home };
+    if (!opts.config?.dbBackend) cfg.dbBackend = 'classic';
+  }
+  return mergeConfig(cfg, opts.config);
+}
+
+function openDb(cfg: NodeConfig): Db {
+  if (cfg.dbBackend === 'classic') {
+    if (!cfg.home) throw new Error('db_backend "classic" needs a home folder (--home)');
+    const dir = join(cfg.home, 'data');
+    mkdirSync(dir, { recursive: true });
+    return new ClassicLevel<string, Uint8Array>(join(dir, 'chainlet.db'), { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  }
+  return new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+}
+
+export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNode> {
+  const config = resolveConfig(opts);
+  const id = ++nodeCounter;
+  const logger = opts.logger ?? pino({ level: config.logLevel === 'info' && !opts.home ? 'silent' : config.logLevel, name: `chainlet-${id}` });
+
+  // ── genesis and keys ──
+  let genesis: GenesisDoc;
+  let validatorKeys: Ed25519Key[];
+  let accounts: DevAccount[] = [];
+  let nodeKey: Ed25519Key | undefined;
+  if (opts.genesis) {
+    genesis = opts.genesis;
+    validatorKeys = opts.validatorKeys ?? [];
+  } else if (opts.home) {
+    const h = loadHome(opts.home);
+    genesis = h.genesis;
+    validatorKeys = h.validatorKeys;
+    nodeKey = h.nodeKey;
+    accounts = h.accounts;
+  } else {
+    const d = createDevnetGenesis(opts.devnet);
+    genesis = d.genesis;
+    validatorKeys = d.validatorKeys;
+    accounts = d.accounts;
+  }
+  const evmChainId = Number((genesis.appState as { evm?: { chain_id?: string } }).evm?.chain_id ?? evmChainIdFromChainId(genesis.chainId) ?? 9000);
+
+  // ── stores and app ──
+  const db = openDb(config);
+  await db.open();
+  const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  const blockStore = await createBlockStore(sub('blocks'));
+  const stateStore = await StateStore.open(sub('state'));
+  const txIndexer = config.txIndex.indexer === 'kv' ? await createTxIndexer(sub('txindex')) : undefined;
+  const blockIndexer = config.txIndex.indexer === 'kv' ? await createBlockIndexer(sub('blockindex')) : undefined;
+  const app = await createEvmApp({ db: sub('app'), logger: logger.child({ module: 'app' }), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
+  const eventBus = new EventBus();
+  const mempool = new Mempool(app, config.mempool, { logger: logger.child({ module: 'mempool' }) });
+  const executor = new BlockExecutor({ app, mempool, blockStore, stateStore, txIndexer, blockIndexer, eventBus });
+
+  // ── handshake, then consensus ──
+  const { state, lastCommit } = await handshake({ app, executor, blockStore, stateStore, genesis, logger, appVersion: VERSION });
+  const validators = validatorKeys.map((k) => new LocalValidator(k, genesis.chainId));
+  for (const i of opts.offlineValidators ?? []) if (validators[i]) validators[i].online = false;
+  const consensus = new ConsensusEngine(
+    { executor, blockStore, mempool, eventBus, validators, config: config.consensus, logger: logger.child({ module: 'consensus' }) },
+    state,
+    lastCommit,
+  );
+  consensus.start();
+
+  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, consensus, executor, nodeKey, validators };
+  let servers: RunningServers | undefined;
+  let stopped = false;
+
+  const node: ChainletNode = {
+    chainId: genesis.chainId,
+    evmChainId,
+    genesis,
+    accounts,
+    config,
+    get urls() {
+      return servers?.urls ?? {};
+    },
+    get height() {
+      return consensus.height;
+    },
+    logger,
+    broadcastTx: (tx) => mempool.checkTx(tx),
+    mine: (n, o) => consensus.mine(n, o),
+    subscribe: (query, subscriber = `node-${id}-local`) => eventBus.subscribe(subscriber, query),
+    setValidatorOnline: (i, online) => consensus.setValidatorOnline(i, online),
+    waitForHeight: (h) => consensus.waitForHeight(h),
+    internals,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await servers?.stop();
+      await consensus.stop();
+      eventBus.close();
+      await app.close();
+      await db.close();
+    },
+  };
+  if (opts.servers !== false) {
+    try {
+      servers = await startServers(node);
+    } catch (err) {
+      await node.stop();
+      throw err;
+    }
+  }
+  return node;
+}

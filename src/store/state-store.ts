@@ -1,0 +1,84 @@
+/**
+ * The state store: the latest ChainState, and per height the validator set, consensus params and
+ * FinalizeBlock response that RPC (`validators`, `consensus_params`, `block_results`) and the
+ * handshake need. Values are v8-serialised; keys sort by height.
+ */
+import { deserialize, serialize } from 'node:v8';
+import type { AbstractLevel } from 'abstract-level';
+import type { ResponseFinalizeBlock } from '../abci/types.js';
+import type { ChainState } from '../consensus/chain-state.js';
+import type { Validator } from '../types/block.js';
+import type { ConsensusParams } from '../types/params.js';
+import { ValidatorSet } from '../types/validator-set.js';
+
+type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
+
+const h = (n: number) => n.toString().padStart(16, '0');
+
+interface StoredState extends Omit<ChainState, 'validators' | 'nextValidators' | 'lastValidators'> {
+  validators: Validator[];
+  nextValidators: Validator[];
+  lastValidators: Validator[] | undefined;
+}
+
+export class StateStore {
+  private constructor(private readonly db: Db) {}
+
+  static async open(db: Db): Promise<StateStore> {
+    await db.open();
+    return new StateStore(db);
+  }
+
+  private async getValue<T>(key: string): Promise<T | undefined> {
+    const v = await this.db.get(key, { valueEncoding: 'view' } as never);
+    return v === undefined ? undefined : (deserialize(v as unknown as Uint8Array) as T);
+  }
+
+  async loadState(): Promise<ChainState | undefined> {
+    const s = await this.getValue<StoredState>('state');
+    if (!s) return undefined;
+    return {
+      ...s,
+      validators: ValidatorSet.fromValidators(s.validators),
+      nextValidators: ValidatorSet.fromValidators(s.nextValidators),
+      lastValidators: s.lastValidators ? ValidatorSet.fromValidators(s.lastValidators) : undefined,
+    };
+  }
+
+  /**
+   * Saves the state together with the validators/params of the next heights, in one batch.
+   */
+  async save(s: ChainState): Promise<void> {
+    const stored: StoredState = {
+      ...s,
+      validators: s.validators.validators,
+      nextValidators: s.nextValidators.validators,
+      lastValidators: s.lastValidators?.validators,
+    };
+    const next = s.lastBlockHeight + 1;
+    const ops: { type: 'put'; key: string; value: Uint8Array }[] = [
+      { type: 'put', key: 'state', value: serialize(stored) },
+      { type: 'put', key: `vals:${h(next)}`, value: serialize(s.validators.validators) },
+      { type: 'put', key: `vals:${h(next + 1)}`, value: serialize(s.nextValidators.validators) },
+      { type: 'put', key: `params:${h(next)}`, value: serialize(s.consensusParams) },
+    ];
+    await this.db.batch(ops as never, { valueEncoding: 'view' } as never);
+  }
+
+  async saveFinalizeBlockResponse(height: number, res: ResponseFinalizeBlock): Promise<void> {
+    await this.db.put(`abci:${h(height)}`, serialize(res) as never, { valueEncoding: 'view' } as never);
+  }
+
+  async loadValidators(height: number): Promise<ValidatorSet | undefined> {
+    const v = await this.getValue<Validator[]>(`vals:${h(height)}`);
+    return v ? ValidatorSet.fromValidators(v) : undefined;
+  }
+
+  async loadConsensusParams(height: number): Promise<ConsensusParams | undefined> {
+    return this.getValue<ConsensusParams>(`params:${h(height)}`);
+  }
+
+  async loadFinalizeBlockResponse(height: number): Promise<ResponseFinalizeBlock | undefined> {
+    return this.getValue<ResponseFinalizeBlock>(`abci:${h(height)}`);
+  }
+}

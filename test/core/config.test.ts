@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'smol-toml';
+import { defaultConfig } from '../../src/config/defaults.js';
+import { overridesFromFlags, overridesFromToml, renderToml } from '../../src/config/files.js';
+import { parseDurationMs } from '../../src/config/keys.js';
+
+describe('config', () => {
+  it('has CometBFT and Cosmos EVM defaults', () => {
+    const c = defaultConfig();
+    expect(c.rpc.laddr).toBe('tcp://127.0.0.1:26657');
+    expect(c.rpc.maxSubscriptionsPerClient).toBe(5);
+    expect(c.mempool.size).toBe(5000);
+    expect(c.consensus.timeoutCommitMs).toBe(1000);
+    expect(c.jsonRpc.api).toEqual(['eth', 'web3', 'net', 'txpool']);
+    expect(c.jsonRpc.gasCap).toBe(0n);
+    expect(c.jsonRpc.evmTimeoutMs).toBe(10_000);
+  });
+
+  it('renders config.toml / app.toml that parse back to the same values', () => {
+    const c = defaultConfig();
+    for (const file of ['config', 'app'] as const) {
+      const doc = parse(renderToml(file, c)) as Record<string, unknown>;
+      const over = overridesFromToml(file, doc) as Record<string, any>;
+      if (file === 'config') {
+        expect(over.rpc.laddr).toBe(c.rpc.laddr);
+        expect(over.consensus.timeoutCommitMs).toBe(1000);
+        expect((doc.consensus as any).timeout_commit).toBe('1s');
+      } else {
+        expect(over.jsonRpc.filterTimeoutMs).toBe(300_000);
+        expect((doc['json-rpc'] as any)['filter-timeout']).toBe('5m0s');
+      }
+    }
+  });
+
+  it('parses flags with the same key table and rejects unknown ones', () => {
+    const o = overridesFromFlags({ 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.api': 'eth,debug', 'rpc.unsafe': 'true', 'consensus.timeout_commit': '250ms' }) as any;
+    expect(o.rpc).toEqual({ laddr: 'tcp://127.0.0.1:0', unsafe: true });
+    expect(o.jsonRpc.api).toEqual(['eth', 'debug']);
+    expect(o.consensus.timeoutCommitMs).toBe(250);
+    expect(() => overridesFromFlags({ 'rpc.nope': '1' })).toThrow(/unknown config flag --rpc.nope/);
+    expect(() => overridesFromFlags({ 'rpc.unsafe': 'maybe' })).toThrow(/invalid value for rpc.unsafe/);
+  });
+
+  it('parses Go durations', () => {
+    expect(parseDurationMs('2m0s')).toBe(120_000);
+    expect(parseDurationMs('1h30m')).toBe(5_400_000);
+    expect(parseDurationMs('10ms')).toBe(10);
+    expect(() => parseDurationMs('soon')).toThrow(/invalid duration/);
+  });
+});
