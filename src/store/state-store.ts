@@ -15,11 +15,20 @@ type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 
 const h = (n: number) => n.toString().padStart(16, '0');
 
-interface StoredState extends Omit<ChainState, 'validators' | 'nextValidators' | 'lastValidators'> {
+/** A validator set as stored: priorities alone cannot always name the proposer, so it is kept too. */
+interface StoredSet {
   validators: Validator[];
-  nextValidators: Validator[];
-  lastValidators: Validator[] | undefined;
+  proposer: Uint8Array;
 }
+
+interface StoredState extends Omit<ChainState, 'validators' | 'nextValidators' | 'lastValidators'> {
+  validators: StoredSet;
+  nextValidators: StoredSet;
+  lastValidators: StoredSet | undefined;
+}
+
+const toStored = (v: ValidatorSet): StoredSet => ({ validators: v.validators, proposer: v.proposer.address });
+const fromStored = (s: StoredSet): ValidatorSet => ValidatorSet.fromValidators(s.validators, s.proposer);
 
 export class StateStore {
   private constructor(private readonly db: Db) {}
@@ -39,9 +48,9 @@ export class StateStore {
     if (!s) return undefined;
     return {
       ...s,
-      validators: ValidatorSet.fromValidators(s.validators),
-      nextValidators: ValidatorSet.fromValidators(s.nextValidators),
-      lastValidators: s.lastValidators ? ValidatorSet.fromValidators(s.lastValidators) : undefined,
+      validators: fromStored(s.validators),
+      nextValidators: fromStored(s.nextValidators),
+      lastValidators: s.lastValidators ? fromStored(s.lastValidators) : undefined,
     };
   }
 
@@ -51,15 +60,15 @@ export class StateStore {
   async save(s: ChainState): Promise<void> {
     const stored: StoredState = {
       ...s,
-      validators: s.validators.validators,
-      nextValidators: s.nextValidators.validators,
-      lastValidators: s.lastValidators?.validators,
+      validators: toStored(s.validators),
+      nextValidators: toStored(s.nextValidators),
+      lastValidators: s.lastValidators ? toStored(s.lastValidators) : undefined,
     };
     const next = s.lastBlockHeight + 1;
     const ops: { type: 'put'; key: string; value: Uint8Array }[] = [
       { type: 'put', key: 'state', value: serialize(stored) },
-      { type: 'put', key: `vals:${h(next)}`, value: serialize(s.validators.validators) },
-      { type: 'put', key: `vals:${h(next + 1)}`, value: serialize(s.nextValidators.validators) },
+      { type: 'put', key: `vals:${h(next)}`, value: serialize(toStored(s.validators)) },
+      { type: 'put', key: `vals:${h(next + 1)}`, value: serialize(toStored(s.nextValidators)) },
       { type: 'put', key: `params:${h(next)}`, value: serialize(s.consensusParams) },
     ];
     await this.db.batch(ops as never, { valueEncoding: 'view' } as never);
@@ -70,8 +79,8 @@ export class StateStore {
   }
 
   async loadValidators(height: number): Promise<ValidatorSet | undefined> {
-    const v = await this.getValue<Validator[]>(`vals:${h(height)}`);
-    return v ? ValidatorSet.fromValidators(v) : undefined;
+    const v = await this.getValue<StoredSet>(`vals:${h(height)}`);
+    return v ? fromStored(v) : undefined;
   }
 
   async loadConsensusParams(height: number): Promise<ConsensusParams | undefined> {

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { toHex, toHexUpper, utf8 } from './encoding.js';
+import { sha256 } from './hash.js';
+
+describe('sha256', () => {
+  it('matches the FIPS 180-2 vectors', () => {
+    expect(toHexUpper(sha256(new Uint8Array(0)))).toBe('E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855');
+    expect(toHex(sha256(utf8('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('hashes only the view it is given', () => {
+    const whole = utf8('xxabcxx');
+    expect(sha256(whole.subarray(2, 5))).toEqual(sha256(utf8('abc')));
+  });
+
+  it('returns a plain 32-byte Uint8Array', () => {
+    const h = sha256(utf8('chainlet'));
+    expect(h).toHaveLength(32);
+    expect(Object.getPrototypeOf(h)).toBe(Uint8Array.prototype);
+    expect(toHex(h)).toBe(createHash('sha256').update('chainlet').digest('hex'));
+  });
+});

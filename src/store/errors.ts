@@ -1,0 +1,56 @@
+/**
+ * Errors of the block store and the indexers. Texts follow CometBFT (store/store.go,
+ * state/txindex/kv, state/indexer/block/kv) where it fixes them.
+ */
+
+export abstract class StoreError extends Error {
+  readonly shortMessage: string;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.shortMessage = message;
+  }
+}
+
+export class NonContiguousBlockError extends StoreError {
+  readonly wanted: number;
+  readonly got: number;
+
+  constructor(args: { wanted: number; got: number }) {
+    super(`BlockStore can only save contiguous blocks. Wanted ${args.wanted}, got ${args.got}`);
+    this.wanted = args.wanted;
+    this.got = args.got;
+  }
+}
+
+export class SeenCommitMismatchError extends StoreError {
+  readonly blockHeight: number;
+  readonly commitHeight: number;
+
+  constructor(args: { blockHeight: number; commitHeight: number }) {
+    super(`seen commit is for height ${args.commitHeight}, but the block is at height ${args.blockHeight}`);
+    this.blockHeight = args.blockHeight;
+    this.commitHeight = args.commitHeight;
+  }
+}
+
+/** An app event whose `type.key` collides with a key the indexer reserves (tx.hash, tx.height, block.height). */
+export class ReservedEventKeyError extends StoreError {
+  readonly key: string;
+
+  constructor(args: { key: string }) {
+    super(`event type and attribute key "${args.key}" is reserved; please use a different key`);
+    this.key = args.key;
+  }
+}
+
+/** A `tx.hash = '…'` condition whose argument is not hex. */
+export class InvalidHashQueryError extends StoreError {
+  readonly value: string;
+
+  constructor(args: { value: string }) {
+    super(`error during searching for a hash in the query: invalid hex string "${args.value}"`);
+    this.value = args.value;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Thin helpers over abstract-level shared by the block store and the indexers: the accepted
+ * database type, v8 (de)serialisation, batched writes and range scans. Every call states its
+ * encodings (utf8 keys, Uint8Array values), so any database or sublevel works whatever its
+ * defaults.
+ */
+import { deserialize, serialize } from 'node:v8';
+import type { AbstractLevel } from 'abstract-level';
+
+/**
+ * Any abstract-level database or sublevel with string keys (classic-level, memory-level,
+ * `db.sublevel(...)`), whatever its default value type `V`: the helpers here never use it.
+ */
+export type LevelDb<V = unknown> = AbstractLevel<string | Uint8Array | Buffer, string, V>;
+
+/** Forgets the caller's default value type; safe because every call names its encodings. */
+export function asLevelDb<V>(db: LevelDb<V>): LevelDb {
+  return db as unknown as LevelDb;
+}
+
+const ENC = { keyEncoding: 'utf8', valueEncoding: 'view' } as const;
+const SCAN_CHUNK = 1024;
+
+export const EMPTY_VALUE = new Uint8Array(0);
+
+export interface PutOp {
+  key: string;
+  value: Uint8Array;
+}
+
+export function encodeValue(v: unknown): Uint8Array {
+  return serialize(v);
+}
+
+export function decodeValue<T>(bytes: Uint8Array): T {
+  return deserialize(bytes) as T;
+}
+
+export async function openDb(db: LevelDb): Promise<void> {
+  if (db.status !== 'open') await db.open();
+}
+
+export async function getValue<T>(db: LevelDb, key: string): Promise<T | undefined> {
+  const v = await db.get<string, Uint8Array>(key, ENC);
+  return v === undefined ? undefined : decodeValue<T>(v);
+}
+
+export async function getValues<T>(db: LevelDb, keys: string[]): Promise<(T | undefined)[]> {
+  if (keys.length === 0) return [];
+  const vs = await db.getMany<string, Uint8Array>(keys, ENC);
+  return vs.map((v) => (v === undefined ? undefined : decodeValue<T>(v)));
+}
+
+export async function hasKey(db: LevelDb, key: string): Promise<boolean> {
+  return (await db.get<string, Uint8Array>(key, ENC)) !== undefined;
+}
+
+/** Writes all puts and deletes atomically. */
+export async function writeBatch(db: LevelDb, puts: PutOp[], dels: string[] = []): Promise<void> {
+  const ops = [
+    ...puts.map((p) => ({ type: 'put' as const, key: p.key, value: p.value })),
+    ...dels.map((key) => ({ type: 'del' as const, key })),
+  ];
+  if (ops.length > 0) await db.batch<string, Uint8Array>(ops, ENC);
+}
+
+/** Calls `onKey` for every key in [gte, lt) in order, until it returns false. */
+export async function scanKeys(db: LevelDb, gte: string, lt: string, onKey: (key: string) => boolean | void): Promise<void> {
+  const it = db.keys<string>({ gte, lt, keyEncoding: 'utf8' });
+  try {
+    for (;;) {
+      const keys = await it.nextv(SCAN_CHUNK);
+      if (keys.length === 0) return;
+      for (const k of keys) if (onKey(k) === false) return;
+    }
+  } finally {
+    await it.close();
+  }
+}
+
+/** Calls `onEntry` for every entry in [gte, lt) in order, until it returns false. */
+export async function scanEntries(
+  db: LevelDb,
+  gte: string,
+  lt: string,
+  onEntry: (key: string, value: Uint8Array) => boolean | void,
+): Promise<void> {
+  const it = db.iterator<string, Uint8Array>({ gte, lt, ...ENC });
+  try {
+    for (;;) {
+      const entries = await it.nextv(SCAN_CHUNK);
+      if (entries.length === 0) return;
+      for (const [k, v] of entries) if (onEntry(k, v) === false) return;
+    }
+  } finally {
+    await it.close();
+  }
+}
