@@ -5,17 +5,16 @@
  *   processProposal:     app.ProcessProposal
  *   applyBlock:          app.FinalizeBlock → check one result per tx → save the response
  *                        → updateState → [mempool locked: app.Commit → mempool.update (recheck)]
- *                        → save state → index txs and block events → fire events last
+ *                        → save state → queue indexing (off the block path) → fire events last
  */
 import type { AppConnConsensus } from '../abci/application.js';
 import { ProposalStatus, type CommitInfo, type ResponseFinalizeBlock } from '../abci/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { TxResult } from '../events/types.js';
 import type { Mempool } from '../mempool/mempool.js';
-import type { BlockIndexer } from '../store/block-indexer.js';
 import type { BlockStore } from '../store/block-store.js';
+import type { IndexerService } from '../store/indexer-service.js';
 import type { StateStore } from '../store/state-store.js';
-import type { TxIndexer } from '../store/tx-indexer.js';
 import type { Block, BlockID, Commit } from '../types/block.js';
 import { commitHash } from '../types/commit.js';
 import { evidenceHash } from '../types/evidence.js';
@@ -55,8 +54,7 @@ export interface BlockExecutorDeps {
   mempool: Mempool;
   blockStore: BlockStore;
   stateStore: StateStore;
-  txIndexer: TxIndexer | undefined;
-  blockIndexer: BlockIndexer | undefined;
+  indexer: IndexerService;
   eventBus: EventBus;
 }
 
@@ -136,10 +134,21 @@ export class BlockExecutor {
     if (headerHash(h).length === 0) fail('Hash');
   }
 
+  /** Re-indexes stored blocks the indexer had not reached when the node last stopped. */
+  async reindexFrom(from: number, to: number): Promise<void> {
+    for (let height = from; height <= to; height++) {
+      const block = await this.d.blockStore.loadBlock(height);
+      const res = await this.d.stateStore.loadFinalizeBlockResponse(height);
+      if (!block || !res) continue;
+      this.d.indexer.enqueue(height, block.data.txs.map((tx, index) => ({ height, index, tx, result: res.txResults[index]! })), res.events);
+    }
+    await this.d.indexer.flush();
+  }
+
   /** Executes and commits a decided block; returns the state after it. The block must already be in the block store. */
-  async applyBlock(state: ChainState, blockId: BlockID, block: Block): Promise<ChainState> {
+  async applyBlock(state: ChainState, blockId: BlockID, block: Block, beforeEvents?: (next: ChainState) => void): Promise<ChainState> {
     const res = await this.finalize(state, blockId, block);
-    return this.commitAndSave(state, blockId, block, res);
+    return this.commitAndSave(state, blockId, block, res, false, beforeEvents);
   }
 
   async finalize(state: ChainState, blockId: BlockID, block: Block): Promise<ResponseFinalizeBlock> {
@@ -163,7 +172,14 @@ export class BlockExecutor {
   }
 
   /** The second half of applyBlock (also used by the handshake when the app already committed the block). */
-  async commitAndSave(state: ChainState, blockId: BlockID, block: Block, res: ResponseFinalizeBlock, appAlreadyCommitted = false): Promise<ChainState> {
+  async commitAndSave(
+    state: ChainState,
+    blockId: BlockID,
+    block: Block,
+    res: ResponseFinalizeBlock,
+    appAlreadyCommitted = false,
+    beforeEvents?: (next: ChainState) => void,
+  ): Promise<ChainState> {
     const h = block.header;
     const next = updateState(state, h, blockId, res);
     const release = await this.d.mempool.lock();
@@ -175,10 +191,9 @@ export class BlockExecutor {
     }
     await this.d.stateStore.save(next);
     const txResults: TxResult[] = block.data.txs.map((tx, index) => ({ height: h.height, index, tx, result: res.txResults[index]! }));
-    await Promise.all([
-      txResults.length > 0 ? this.d.txIndexer?.index(txResults) : undefined,
-      this.d.blockIndexer?.index(h.height, res.events),
-    ]);
+    this.d.indexer.enqueue(h.height, txResults, res.events);
+    // Subscribers must see the node at the new height when the block's events reach them.
+    beforeEvents?.(next);
     this.fireEvents(block, blockId, res, txResults);
     return next;
   }

@@ -54,13 +54,13 @@ export function nextHeight(s: ChainState): number {
 
 /**
  * The state after applying block `header` (CometBFT's updateState). Validator updates from the app
- * are applied to the set two heights ahead; Chainlet's app returns none today, so the set rotates only.
+ * are applied to the set two heights ahead (power 0 removes a validator).
  */
 export function updateState(s: ChainState, header: Header, blockId: BlockID, res: ResponseFinalizeBlock): ChainState {
   let nValSet = s.nextValidators.copy();
   let lastHeightValsChanged = s.lastHeightValidatorsChanged;
   if (res.validatorUpdates.length > 0) {
-    nValSet = ValidatorSet.fromUpdates(res.validatorUpdates);
+    nValSet = nValSet.withUpdates(res.validatorUpdates);
     lastHeightValsChanged = header.height + 1 + 1;
   }
   nValSet.incrementProposerPriority(1);

@@ -310,10 +310,12 @@ export class ConsensusEngine {
   private async commit(p: Proposal, seenCommit: Commit): Promise<void> {
     const { block, blockId, size } = p;
     await this.d.blockStore.saveBlock(block, blockId, size, seenCommit);
-    this.state = await this.d.executor.applyBlock(this.state, blockId, block);
-    this.lastCommit = seenCommit;
-    this.lastCommitAt = Date.now();
-    if (this.forced > 0) this.forced--;
+    this.state = await this.d.executor.applyBlock(this.state, blockId, block, (next) => {
+      this.state = next;
+      this.lastCommit = seenCommit;
+      this.lastCommitAt = Date.now();
+      if (this.forced > 0) this.forced--;
+    });
     const h = this.state.lastBlockHeight;
     for (let i = this.heightWaiters.length - 1; i >= 0; i--) {
       const w = this.heightWaiters[i]!;

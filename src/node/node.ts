@@ -14,6 +14,7 @@ import { ClassicLevel } from 'classic-level';
 import { MemoryLevel } from 'memory-level';
 import pino, { type Logger } from 'pino';
 import type { ResponseCheckTx } from '../abci/types.js';
+import type { AppLevel } from '../app/app-store.js';
 import { createEvmApp, type EvmApp } from '../app/evm-app.js';
 import { defaultConfig, mergeConfig } from '../config/defaults.js';
 import { readConfigFiles } from '../config/files.js';
@@ -32,6 +33,7 @@ import { loadHome } from '../genesis/home.js';
 import { Mempool } from '../mempool/mempool.js';
 import { createBlockIndexer, type BlockIndexer } from '../store/block-indexer.js';
 import { createBlockStore, type BlockStore } from '../store/block-store.js';
+import { IndexerService } from '../store/indexer-service.js';
 import { StateStore } from '../store/state-store.js';
 import { createTxIndexer, type TxIndexer } from '../store/tx-indexer.js';
 import type { Timestamp } from '../types/time.js';
@@ -87,6 +89,8 @@ export interface NodeInternals {
   stateStore: StateStore;
   txIndexer: TxIndexer | undefined;
   blockIndexer: BlockIndexer | undefined;
+  /** Await `indexer.flush()` before reading the indexers for results that must be current. */
+  indexer: IndexerService;
   consensus: ConsensusEngine;
   executor: BlockExecutor;
   nodeKey: Ed25519Key | undefined;
@@ -150,13 +154,15 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const stateStore = await StateStore.open(sub('state'));
   const txIndexer = config.txIndex.indexer === 'kv' ? await createTxIndexer(sub('txindex')) : undefined;
   const blockIndexer = config.txIndex.indexer === 'kv' ? await createBlockIndexer(sub('blockindex')) : undefined;
-  const app = await createEvmApp({ db: sub('app'), logger: logger.child({ module: 'app' }), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
+  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: logger.child({ module: 'app' }), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
   const eventBus = new EventBus();
   const mempool = new Mempool(app, config.mempool, { logger: logger.child({ module: 'mempool' }) });
-  const executor = new BlockExecutor({ app, mempool, blockStore, stateStore, txIndexer, blockIndexer, eventBus });
+  const indexer = new IndexerService(txIndexer, blockIndexer, stateStore);
+  const executor = new BlockExecutor({ app, mempool, blockStore, stateStore, indexer, eventBus });
 
   // ── handshake, then consensus ──
   const { state, lastCommit } = await handshake({ app, executor, blockStore, stateStore, genesis, logger, appVersion: VERSION });
+  if (indexer.enabled) await executor.reindexFrom((await indexer.loadIndexedHeight()) + 1, state.lastBlockHeight);
   const validators = validatorKeys.map((k) => new LocalValidator(k, genesis.chainId));
   for (const i of opts.offlineValidators ?? []) if (validators[i]) validators[i].online = false;
   const consensus = new ConsensusEngine(
@@ -166,7 +172,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   );
   consensus.start();
 
-  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, consensus, executor, nodeKey, validators };
+  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators };
   let servers: RunningServers | undefined;
   let stopped = false;
 
@@ -194,6 +200,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
       stopped = true;
       await servers?.stop();
       await consensus.stop();
+      await indexer.flush().catch((err: unknown) => logger.error({ err }, 'indexing failed'));
       eventBus.close();
       await app.close();
       await db.close();

@@ -10,6 +10,7 @@ import type { ChainState } from '../consensus/chain-state.js';
 import type { Validator } from '../types/block.js';
 import type { ConsensusParams } from '../types/params.js';
 import { ValidatorSet } from '../types/validator-set.js';
+import type { IndexedHeightStore } from './indexer-service.js';
 
 type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 
@@ -30,7 +31,7 @@ interface StoredState extends Omit<ChainState, 'validators' | 'nextValidators' |
 const toStored = (v: ValidatorSet): StoredSet => ({ validators: v.validators, proposer: v.proposer.address });
 const fromStored = (s: StoredSet): ValidatorSet => ValidatorSet.fromValidators(s.validators, s.proposer);
 
-export class StateStore {
+export class StateStore implements IndexedHeightStore {
   private constructor(private readonly db: Db) {}
 
   static async open(db: Db): Promise<StateStore> {
@@ -76,6 +77,14 @@ export class StateStore {
 
   async saveFinalizeBlockResponse(height: number, res: ResponseFinalizeBlock): Promise<void> {
     await this.db.put(`abci:${h(height)}`, serialize(res) as never, { valueEncoding: 'view' } as never);
+  }
+
+  async loadIndexedHeight(): Promise<number> {
+    return (await this.getValue<number>('indexed-height')) ?? 0;
+  }
+
+  async saveIndexedHeight(height: number): Promise<void> {
+    await this.db.put('indexed-height', serialize(height) as never, { valueEncoding: 'view' } as never);
   }
 
   async loadValidators(height: number): Promise<ValidatorSet | undefined> {

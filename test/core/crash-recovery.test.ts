@@ -70,6 +70,7 @@ describe('crash safety with --home', () => {
         const res = await node.internals.stateStore.loadFinalizeBlockResponse(l.height);
         expect(toHexUpper(res!.appHash)).toBe(l.appHash);
         for (const hash of l.txs!) {
+          await node.internals.indexer.flush();
           const found = await node.internals.txIndexer!.get(fromHex(hash));
           expect(found?.height).toBe(l.height);
         }
