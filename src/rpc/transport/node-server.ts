@@ -1,0 +1,265 @@
+/**
+ * The node:http + ws backend: the fallback when uWS cannot load, with the same behaviour.
+ *
+ * node:http enforces maxHeaderBytes (431), the request timeout (408) and malformed requests
+ * (400) itself. WebSocket upgrades arrive on 'upgrade'; those on another path than the
+ * WebSocket one are answered by onHttp, as uWS does, written straight to the socket.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { Drain, SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON, guard, serverUrls, type ServerContext } from './context.js';
+import { ListenError } from './errors.js';
+import { NodeWsConnection } from './node-connection.js';
+import { HEADER_NAME_OK, HEADER_VALUE_OK, createHttpRequest, isManagedHeader, statusLine } from './pipeline.js';
+import { formatHostPort, normalizeIp } from './remote-address.js';
+import type { HttpResponse, RunningServer } from './types.js';
+import { WsKeepAlive } from './ws-keepalive.js';
+
+const EMPTY = new Uint8Array(0);
+const SHUTDOWN_RESPONSE: HttpResponse = { status: 503, headers: { 'content-type': 'text/plain' }, body: 'server shutting down' };
+
+export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
+  const { opts, log, pipeline } = ctx;
+  const requestTimeout = opts.requestTimeoutMs ?? 0;
+  const server = createServer({
+    maxHeaderSize: opts.maxHeaderBytes,
+    joinDuplicateHeaders: true,
+    noDelay: true,
+    // How often node looks for requests past requestTimeout (default 30 s is too coarse).
+    connectionsCheckingInterval: requestTimeout > 0 ? Math.max(50, Math.min(1000, requestTimeout / 4)) : 30_000,
+  });
+  if (requestTimeout > 0) {
+    server.requestTimeout = requestTimeout;
+    server.headersTimeout = Math.min(server.headersTimeout, requestTimeout);
+  }
+  if (opts.idleTimeoutMs !== undefined) server.keepAliveTimeout = opts.idleTimeoutMs;
+  if (opts.maxOpenConnections > 0) server.maxConnections = opts.maxOpenConnections;
+
+  let stopping = false;
+  let inflight = 0;
+  let nextWsId = 0;
+  const sockets = new Set<Socket>();
+  const conns = new Set<NodeWsConnection>();
+  const rawWs = new Set<WebSocket>();
+  const drain = new Drain(() => inflight === 0 && rawWs.size === 0);
+
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method ?? 'GET';
+    if (stopping) {
+      writeResponse(res, method, SHUTDOWN_RESPONSE, true);
+      return;
+    }
+    const { path, rawQuery } = splitUrl(req.url);
+    const headers = flattenHeaders(req.headers);
+    const declared = headers['content-length'];
+    if (declared !== undefined && Number(declared) > opts.maxBodyBytes) {
+      writeResponse(res, method, pipeline.bodyTooLarge(), true);
+      return;
+    }
+    inflight++;
+    let finished = false;
+    const finish = (out: HttpResponse | undefined, close = false): void => {
+      if (finished) return;
+      finished = true;
+      inflight--;
+      if (out && !res.writableEnded && !res.destroyed) {
+        try {
+          writeResponse(res, method, out, close);
+        } catch (err) {
+          log.error({ err }, 'http response write failed');
+          res.destroy();
+        }
+      }
+      drain.notify();
+    };
+    // Client went away before we answered.
+    res.once('close', () => finish(undefined));
+
+    const chunks: Buffer[] = [];
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (finished) return;
+      received += chunk.length;
+      if (received > opts.maxBodyBytes) {
+        // Stop buffering; later chunks are dropped unread and the connection closes after the 413.
+        chunks.length = 0;
+        finish(pipeline.bodyTooLarge(), true);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (finished) return;
+      const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+      const out = pipeline.handle(createHttpRequest(method, path, rawQuery, headers, body, normalizeIp(req.socket.remoteAddress ?? '')));
+      if (out instanceof Promise) out.then((r) => finish(r));
+      else finish(out);
+    });
+    req.on('error', () => finish(undefined));
+  });
+
+  const wsCfg = ctx.ws;
+  const keepAlive = wsCfg ? new WsKeepAlive(wsCfg.pingIntervalMs, wsCfg.idleTimeoutMs) : undefined;
+  const wss = wsCfg ? new WebSocketServer({ noServer: true, maxPayload: wsCfg.maxPayloadBytes, perMessageDeflate: false, clientTracking: false }) : undefined;
+
+  const onWsClosed = (conn: NodeWsConnection): void => {
+    conns.delete(conn);
+    keepAlive?.delete(conn);
+    const onClose = wsCfg?.handlers.onClose;
+    if (onClose) guard(log, 'websocket onClose', () => onClose(conn));
+  };
+
+  const openWs = (socket: WebSocket, req: IncomingMessage, path: string): void => {
+    if (!wsCfg || !keepAlive) return;
+    const { handlers } = wsCfg;
+    const remote = formatHostPort(normalizeIp(req.socket.remoteAddress ?? ''), req.socket.remotePort ?? 0);
+    const conn = new NodeWsConnection(++nextWsId, remote, path, socket, wsCfg.maxBackpressureBytes, onWsClosed);
+    rawWs.add(socket);
+    conns.add(conn);
+    keepAlive.add(conn);
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      conn.lastSeen = performance.now();
+      if (conn.closed) return;
+      const text = rawToText(data, isBinary);
+      guard(log, 'websocket onMessage', () => handlers.onMessage(conn, text));
+    });
+    socket.on('pong', () => {
+      conn.lastSeen = performance.now();
+    });
+    // 'error' comes with a close (e.g. frame over maxPayload → 1009); without a listener it would crash.
+    socket.on('error', (err) => log.warn({ err, remote }, 'websocket error'));
+    socket.on('close', () => {
+      rawWs.delete(socket);
+      conn.markClosed();
+      drain.notify();
+    });
+    if (handlers.onOpen) guard(log, 'websocket onOpen', () => handlers.onOpen!(conn));
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const { path, rawQuery } = splitUrl(req.url);
+    if (stopping) {
+      socket.destroy();
+      return;
+    }
+    if (!wsCfg || !wss || (wsCfg.path !== undefined && path !== wsCfg.path)) {
+      // Not our WebSocket path: a plain request for onHttp, as on uWS.
+      const headers = flattenHeaders(req.headers);
+      const ip = normalizeIp(req.socket.remoteAddress ?? '');
+      inflight++;
+      const done = (out: HttpResponse): void => {
+        inflight--;
+        writeRaw(socket, out);
+        drain.notify();
+      };
+      const out = pipeline.handle(createHttpRequest(req.method ?? 'GET', path, rawQuery, headers, EMPTY, ip));
+      if (out instanceof Promise) out.then(done);
+      else done(out);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (!wsCfg.originAllowed(origin || undefined)) {
+      log.warn({ origin }, 'websocket origin rejected');
+      writeRaw(socket, { status: 403, headers: { 'content-type': 'text/plain' }, body: 'origin not allowed' });
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => openWs(ws, req, path));
+  });
+
+  return new Promise((resolve, reject) => {
+    const onListenError = (err: Error): void => reject(new ListenError(opts.host, opts.port, err));
+    server.once('error', onListenError);
+    server.listen({ host: opts.host, port: opts.port, exclusive: true }, () => {
+      server.off('error', onListenError);
+      server.on('error', (err) => log.error({ err }, 'http server error'));
+      const addr = server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+      let stopped: Promise<void> | undefined;
+      const stop = async (): Promise<void> => {
+        stopping = true;
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        keepAlive?.stop();
+        for (const c of [...conns]) c.close(SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON);
+        server.closeIdleConnections();
+        const result = await drain.wait(ctx.shutdownTimeoutMs);
+        if (result === 'timeout') log.warn({ inflight, websockets: rawWs.size }, 'http server stop: in-flight work cut off');
+        for (const ws of rawWs) ws.terminate();
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+        wss?.close();
+        await closed;
+      };
+      resolve({
+        ...serverUrls(ctx, port),
+        backend: 'node',
+        connections: () => sockets.size,
+        stop: () => (stopped ??= stop()),
+      });
+    });
+  });
+}
+
+function splitUrl(url: string | undefined): { path: string; rawQuery: string } {
+  const u = url ?? '/';
+  const q = u.indexOf('?');
+  return q < 0 ? { path: u, rawQuery: '' } : { path: u.slice(0, q), rawQuery: u.slice(q + 1) };
+}
+
+/** node keeps set-cookie as an array even with joinDuplicateHeaders. */
+function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const k in h) {
+    const v = h[k];
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+function rawToText(data: RawData, isBinary: boolean): string {
+  void isBinary; // binary frames are read as UTF-8 text too, as on uWS
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+function byteLength(body: string | Uint8Array): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+function writeResponse(res: ServerResponse, method: string, out: HttpResponse, close: boolean): void {
+  res.statusCode = out.status;
+  const h = out.headers;
+  if (h) for (const k in h) if (!isManagedHeader(k)) res.setHeader(k, h[k]!);
+  if (close) res.setHeader('connection', 'close');
+  if (method === 'HEAD') {
+    res.setHeader('content-length', byteLength(out.body));
+    res.end();
+  } else {
+    res.end(out.body);
+  }
+}
+
+/** A complete HTTP/1.1 response on a socket node:http no longer manages (after 'upgrade'). */
+function writeRaw(socket: Duplex, out: HttpResponse): void {
+  if (socket.destroyed) return;
+  const body = typeof out.body === 'string' ? Buffer.from(out.body) : out.body;
+  let head = `HTTP/1.1 ${statusLine(out.status)}\r\n`;
+  const h = out.headers;
+  if (h) {
+    for (const k in h) {
+      const v = h[k]!;
+      if (isManagedHeader(k) || k.toLowerCase() === 'connection' || !HEADER_NAME_OK.test(k) || !HEADER_VALUE_OK.test(v)) continue;
+      head += `${k}: ${v}\r\n`;
+    }
+  }
+  head += `content-length: ${body.byteLength}\r\nconnection: close\r\n\r\n`;
+  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]), () => socket.destroy());
+}

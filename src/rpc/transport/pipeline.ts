@@ -1,0 +1,158 @@
+/**
+ * The backend-independent part of answering an HTTP request:
+ *
+ *   request ─▶ CORS preflight? ──yes──▶ 204 (no handler call)
+ *                 │ no
+ *                 ▼
+ *            onHttp(req) ──throws/rejects, or a malformed response──▶ 500 {"error":"internal error"} + log line
+ *                 │
+ *                 ▼
+ *            + CORS headers ─▶ backend writes it
+ *
+ * Also builds the transport's own error responses (408, 413, 431) so both backends send the same.
+ */
+import { STATUS_CODES } from 'node:http';
+import { createCorsPolicy } from './cors.js';
+import type { HttpRequest, HttpResponse, ServerOptions } from './types.js';
+
+/** The subset of a pino logger the transport uses. */
+export interface TransportLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+const noop = (): void => {};
+export const silentLog: TransportLog = { info: noop, warn: noop, error: noop };
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const TEXT_TYPE = { 'content-type': 'text/plain; charset=utf-8' };
+const INTERNAL_ERROR_BODY = '{"error":"internal error"}';
+
+export interface HttpPipeline {
+  /** Sync when the handler is sync, so the hot path allocates no promise. */
+  handle(req: HttpRequest): HttpResponse | Promise<HttpResponse>;
+  bodyTooLarge(): HttpResponse;
+  headersTooLarge(): HttpResponse;
+  requestTimeout(): HttpResponse;
+}
+
+export function createPipeline(opts: ServerOptions, log: TransportLog): HttpPipeline {
+  const cors = createCorsPolicy(opts.cors);
+
+  const fail = (err: unknown, req: HttpRequest): HttpResponse => {
+    log.error({ err, method: req.method, path: req.path }, 'http handler failed');
+    return { status: 500, headers: JSON_TYPE, body: INTERNAL_ERROR_BODY };
+  };
+
+  const finish = (res: HttpResponse, req: HttpRequest): HttpResponse => {
+    const problem = checkResponse(res);
+    if (problem) return fail(new TypeError(problem), req);
+    if (!cors) return res;
+    const extra = cors.actualHeaders(req.method, req.headers);
+    const headers: Record<string, string> = { ...res.headers };
+    for (const [k, v] of Object.entries(extra)) {
+      headers[k] = k === 'vary' && headers[k] ? `${headers[k]}, ${v}` : v;
+    }
+    return { status: res.status, headers, body: res.body };
+  };
+
+  return {
+    handle(req) {
+      if (cors) {
+        const pre = cors.preflight(req.method, req.headers);
+        if (pre) return pre;
+      }
+      let out: HttpResponse | Promise<HttpResponse>;
+      try {
+        out = opts.onHttp(req);
+      } catch (err) {
+        return fail(err, req);
+      }
+      if (out instanceof Promise) {
+        return out.then(
+          (r) => finish(r, req),
+          (err: unknown) => fail(err, req),
+        );
+      }
+      return finish(out, req);
+    },
+    bodyTooLarge() {
+      const body = opts.onBodyTooLarge?.() ?? 'request body too large';
+      return { status: 413, headers: looksLikeJson(body) ? JSON_TYPE : TEXT_TYPE, body };
+    },
+    headersTooLarge() {
+      return { status: 431, headers: TEXT_TYPE, body: 'request header fields too large' };
+    },
+    requestTimeout() {
+      return { status: 408, headers: TEXT_TYPE, body: 'request timeout' };
+    },
+  };
+}
+
+export const HEADER_NAME_OK = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HEADER_VALUE_OK = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * What is wrong with a handler's response, if anything. uWS writes header bytes as given, so a
+ * CR/LF in a value would split the response; node would throw mid-write. Both become a 500.
+ */
+function checkResponse(res: HttpResponse): string | undefined {
+  if (res === null || typeof res !== 'object') return 'handler returned no HttpResponse';
+  if (!Number.isInteger(res.status) || res.status < 100 || res.status > 999) return `invalid status ${String(res.status)}`;
+  if (typeof res.body !== 'string' && !(res.body instanceof Uint8Array)) return 'body must be a string or a Uint8Array';
+  const h = res.headers;
+  if (h) {
+    for (const k in h) {
+      const v = h[k];
+      if (typeof v !== 'string' || !HEADER_NAME_OK.test(k) || !HEADER_VALUE_OK.test(v)) return `invalid response header ${JSON.stringify(k)}`;
+    }
+  }
+  return undefined;
+}
+
+function looksLikeJson(body: string | Uint8Array): boolean {
+  const first = typeof body === 'string' ? body.charCodeAt(0) : body[0];
+  return first === 0x7b || first === 0x5b; // '{' or '['
+}
+
+const statusLines = new Map<number, string>();
+
+/** `200 OK`, as uWS wants it; cached because every response needs one. */
+export function statusLine(status: number): string {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+    statusLines.set(status, line);
+  }
+  return line;
+}
+
+/** Headers the backends compute themselves; a handler's copy would be a duplicate or a lie. */
+export function isManagedHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return n === 'content-length' || n === 'transfer-encoding';
+}
+
+/** An HttpRequest whose `query` is parsed only if a handler reads it (JSON-RPC posts never do). */
+export function createHttpRequest(
+  method: string,
+  path: string,
+  rawQuery: string,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  remoteAddress: string,
+): HttpRequest {
+  let query: URLSearchParams | undefined;
+  return {
+    method,
+    path,
+    rawQuery,
+    headers,
+    body,
+    remoteAddress,
+    get query() {
+      return (query ??= new URLSearchParams(rawQuery));
+    },
+  };
+}
