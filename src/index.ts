@@ -11,3 +11,4 @@ export { genesisFromJson, genesisToJson } from './genesis/genesis-doc.js';
 export type { GenesisDoc } from './genesis/genesis-doc.js';
 export { initHome } from './genesis/home.js';
 export { VERSION } from './version.js';
+export { createApiKey, getApiKeyStore } from './rpc/routing/api-keys.js';

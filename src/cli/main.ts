@@ -13,6 +13,7 @@ import { initHome } from '../genesis/home.js';
 import { startNode } from '../node/node.js';
 import { COMET_VERSION, VERSION } from '../version.js';
 import { printBanner } from './banner.js';
+import { registerKeysCommand } from './keys.js';
 
 const program = new Command();
 program.name('chainlet').description('A complete chain node in one Node.js process: CometBFT RPC, Ethereum JSON-RPC and a routing API over an EVM app.');
@@ -92,5 +93,7 @@ function fail(msg: string): never {
   console.error(`error: ${msg}`);
   process.exit(1);
 }
+
+registerKeysCommand(program);
 
 await program.parseAsync(process.argv);

@@ -2,6 +2,7 @@
  * Starts the RPC servers a node's config enables and gathers their URLs. Each family builds its
  * own narrow environment from the node; this module only decides which ones run and stops them.
  */
+import { startRoutingApi } from '../rpc/routing/server.js';
 import type { ChainletNode } from './node.js';
 
 export interface ServerUrls {
@@ -33,7 +34,13 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
     await Promise.all(running.splice(0).map((s) => s.stop()));
   };
   try {
-    void node;
+    // comet rpc
+    // eth rpc
+    if (node.config.routing.enable) {
+      const routing = await startRoutingApi(node);
+      running.push(routing);
+      urls.routing = routing.url;
+    }
   } catch (err) {
     await stop();
     throw err;

@@ -1,0 +1,114 @@
+/**
+ * GET /explorer/tx/<hash>: the page `explorer_link` points to. A minimal, readable HTML page with
+ * the tx (hashes, from, to, value, nonce, gas), its block (height, hash, time) and its result
+ * (code, log, gas used, events). Either hash form works. All text is HTML-escaped.
+ */
+import { formatAmount } from './amount.js';
+import type { Reply, RouteContext } from './context.js';
+import { toHex, toHexUpper } from '../../crypto/encoding.js';
+import type { FoundTx, PooledTx } from './env.js';
+import { LOGO_PATH } from './chains.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+type Row = [label: string, value: string];
+
+function table(title: string, rows: Row[]): string {
+  const body = rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td><code>${escapeHtml(v)}</code></td></tr>`).join('\n');
+  return `<section><h2>${escapeHtml(title)}</h2><table>\n${body}\n</table></section>`;
+}
+
+export function page(ctx: RouteContext, title: string, sections: string[]): string {
+  const c = ctx.env.chain;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${escapeHtml(c.prettyName)}</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#1b1f24}
+header{display:flex;align-items:center;gap:.6em}header img{width:36px;height:36px}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.3em .6em;border-bottom:1px solid #e3e6ea}
+th{width:11em;color:#57606a;font-weight:500}code{word-break:break-all}.ok{color:#1a7f37}.err{color:#cf222e}
+</style></head>
+<body><header><img src="${LOGO_PATH}" alt=""><h1>${escapeHtml(title)}</h1></header>
+<p>${escapeHtml(c.prettyName)} · ${escapeHtml(c.cosmosChainId)} · EVM chain ${escapeHtml(c.evmChainId)}</p>
+${sections.join('\n')}
+</body></html>
+`;
+}
+
+/** The address a deployment created, from the `ethereum_tx.recipient` attribute. */
+function created(f: FoundTx): string | undefined {
+  const e = f.result?.events.find((x) => x.type === 'ethereum_tx');
+  return e?.attributes.find((a) => a.key === 'recipient')?.value;
+}
+
+function txRows(ctx: RouteContext, cometHash: Uint8Array, ethHash: Uint8Array | undefined, f?: FoundTx, p?: PooledTx): Row[] {
+  const c = ctx.env.chain;
+  const rows: Row[] = [['Tx hash', toHexUpper(cometHash)]];
+  if (ethHash) rows.push(['Ethereum hash', `0x${toHex(ethHash)}`]);
+  if (f?.eth) {
+    rows.push(
+      ['From', f.eth.from],
+      ['To', f.eth.to ?? `(contract creation${created(f) ? `: ${created(f)}` : ''})`],
+      ['Value', `${formatAmount(f.eth.value, c.decimals)} ${c.displayDenom} (${f.eth.value} ${c.denom})`],
+      ['Nonce', f.eth.nonce.toString()],
+      ['Gas limit', f.eth.gasLimit.toString()],
+      ['Type', String(f.eth.type)],
+    );
+  } else if (p) {
+    rows.push(['From', p.sender], ['Nonce', p.nonce.toString()]);
+  }
+  const size = (f?.tx ?? p?.tx)?.length;
+  if (size !== undefined) rows.push(['Size', `${size} bytes`]);
+  return rows;
+}
+
+async function foundPage(ctx: RouteContext, f: FoundTx): Promise<string> {
+  const block = await ctx.env.block(f.height);
+  const blockRows: Row[] = [['Height', String(f.height)], ['Index in block', String(f.index)]];
+  if (block) blockRows.push(['Block hash', toHexUpper(block.hash)], ['Time', block.time], ['Txs in block', String(block.numTxs)], ['Proposer', toHexUpper(block.proposer)]);
+  const o = f.outcome;
+  const status = !o ? 'result pending' : o.ok ? 'success' : 'failed';
+  const resultRows: Row[] = [['Status', status]];
+  if (f.result) {
+    resultRows.push(['Code', String(f.result.code)], ['Gas used', String(f.result.gasUsed)], ['Gas wanted', String(f.result.gasWanted)]);
+    if (f.result.codespace) resultRows.push(['Codespace', f.result.codespace]);
+    if (o && !o.ok) resultRows.push(['Error', o.log]);
+    else if (f.result.log) resultRows.push(['Log', f.result.log]);
+    for (const e of f.result.events) for (const a of e.attributes) resultRows.push([`${e.type}.${a.key}`, a.value]);
+  }
+  const cls = !o ? '' : o.ok ? 'ok' : 'err';
+  return page(ctx, 'Transaction', [
+    `<p class="${cls}"><strong>${escapeHtml(status)}</strong></p>`,
+    table('Transaction', txRows(ctx, f.cometHash, f.ethHash, f)),
+    table('Block', blockRows),
+    table('Result', resultRows),
+  ]);
+}
+
+export async function handleExplorerTx(ctx: RouteContext, req: { txHash: Uint8Array }): Promise<Reply> {
+  const f = await ctx.env.findTx(req.txHash);
+  if (f) return { kind: 'html', body: await foundPage(ctx, f) };
+  const p = ctx.env.pooledTx(req.txHash);
+  if (p) {
+    return {
+      kind: 'html',
+      body: page(ctx, 'Transaction', [`<p><strong>pending</strong>: in the mempool, not yet in a block</p>`, table('Transaction', txRows(ctx, p.cometHash, p.ethHash, undefined, p))]),
+    };
+  }
+  const hex = toHex(req.txHash);
+  return {
+    kind: 'html',
+    status: 404,
+    body: page(ctx, 'Transaction not found', [`<p>No transaction <code>${escapeHtml(hex)}</code> in a block or in the mempool of this node (yet).</p>`]),
+  };
+}
+
+/** The HTML form of an error on an HTML route. */
+export function errorPage(ctx: RouteContext, status: number, message: string): Reply {
+  return { kind: 'html', status, body: page(ctx, `Error ${status}`, [`<p>${escapeHtml(message)}</p>`]) };
+}

@@ -1,0 +1,103 @@
+/**
+ * The routing API's one table of routes: method + path → decoder → handler, plus whether a call
+ * counts against the unauthenticated rate limit and whether errors render as JSON or HTML. The
+ * server dispatches from it, the index page lists it, and tests compare it with the swagger.
+ */
+import { handleBalances } from './balances.js';
+import { handleChains, LOGO_PATH } from './chains.js';
+import type { Reply, RouteContext } from './context.js';
+import { json } from './context.js';
+import {
+  decodeBalancesBody,
+  decodeChainsQuery,
+  decodeExplorerPath,
+  decodeNothing,
+  decodeStatusQuery,
+  decodeSubmitBody,
+  decodeTrackBody,
+  type RequestInput,
+} from './decode.js';
+import { handleExplorerTx } from './explorer.js';
+import { handleLogo } from './logo.js';
+import { EXPLORER_PREFIX, handleStatus, handleSubmit, handleTrack } from './tx.js';
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface RouteDef<P = unknown> {
+  readonly method: HttpMethod;
+  /** Exact path, or a path whose last segment is `:name` (a path parameter). */
+  readonly path: string;
+  readonly summary: string;
+  /** Part of the Skip-style API (listed in the swagger) rather than a page the node adds. */
+  readonly api: boolean;
+  /** Counts against the shared bucket of callers without an API key. */
+  readonly limited: boolean;
+  /** How errors are rendered. */
+  readonly format: 'json' | 'html';
+  decode(input: RequestInput): P;
+  handle(ctx: RouteContext, params: P): Promise<Reply>;
+}
+
+function route<P>(def: RouteDef<P>): RouteDef {
+  return Object.freeze(def) as RouteDef;
+}
+
+const api = { api: true, limited: true, format: 'json' } as const;
+
+export const ROUTES: readonly RouteDef[] = Object.freeze([
+  route({ method: 'GET', path: '/v2/info/chains', summary: 'Chains served by this node, with fee assets and capabilities', ...api, decode: decodeChainsQuery, handle: handleChains }),
+  route({ method: 'POST', path: '/v2/info/balances', summary: 'Native and ERC20 balances of an address', ...api, decode: decodeBalancesBody, handle: handleBalances }),
+  route({ method: 'POST', path: '/v2/tx/submit', summary: 'Broadcast a signed base64 tx through CheckTx into the mempool', ...api, decode: decodeSubmitBody, handle: handleSubmit }),
+  route({ method: 'POST', path: '/v2/tx/track', summary: 'Register an already broadcast tx for status tracking', ...api, decode: decodeTrackBody, handle: handleTrack }),
+  route({ method: 'GET', path: '/v2/tx/status', summary: 'Status of a submitted or tracked tx', ...api, decode: decodeStatusQuery, handle: handleStatus }),
+  route({
+    method: 'GET',
+    path: `${EXPLORER_PREFIX}:hash`,
+    summary: 'Explorer page of a tx (either hash form)',
+    api: false,
+    limited: true,
+    format: 'html',
+    decode: decodeExplorerPath,
+    handle: handleExplorerTx,
+  }),
+  route({ method: 'GET', path: LOGO_PATH, summary: 'Chain logo', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleLogo }),
+  route({ method: 'GET', path: '/', summary: 'This list of endpoints', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleIndex }),
+]);
+
+async function handleIndex(): Promise<Reply> {
+  return json({ endpoints: ROUTES.map((r) => ({ method: r.method, path: r.path, summary: r.summary })) });
+}
+
+export interface RouteMatch {
+  route: RouteDef;
+  pathParams: Record<string, string>;
+}
+
+function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  const colon = pattern.lastIndexOf('/:');
+  if (colon < 0) return pattern === path ? {} : undefined;
+  const prefix = pattern.slice(0, colon + 1);
+  if (!path.startsWith(prefix)) return undefined;
+  const value = path.slice(prefix.length);
+  if (value === '' || value.includes('/')) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+  return { [pattern.slice(colon + 2)]: decoded };
+}
+
+/** The route for `method path`; `allowed` lists the methods of the path when only the method is wrong. */
+export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: HttpMethod[] } {
+  const normalized = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const allowed: HttpMethod[] = [];
+  for (const r of ROUTES) {
+    const pathParams = matchPath(r.path, normalized);
+    if (!pathParams) continue;
+    if (r.method === method || (method === 'HEAD' && r.method === 'GET')) return { match: { route: r, pathParams }, allowed };
+    allowed.push(r.method);
+  }
+  return { allowed };
+}

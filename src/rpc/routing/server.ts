@@ -1,0 +1,137 @@
+/**
+ * The routing API server (family A) on the shared transport. One request:
+ *
+ *   find route (ROUTES) → access gate (API key / global bucket) → parse JSON body → note a
+ *   deprecated client_id → decode params → handler → Reply → HttpResponse
+ *   any throw → errorResponse (one mapping: {code, message, details: []} + gRPC-gateway status);
+ *   unexpected errors answer code 2 `internal server error` and are logged with their cause.
+ *
+ * `startRoutingApi(node)` builds the environment from a node; `startRoutingServer(env, opts)` runs
+ * the same server over any RoutingEnv.
+ */
+import type { Logger } from 'pino';
+import type { ChainletNode } from '../../node/node.js';
+import { startHttpServer, type BackendChoice, type HttpRequest, type HttpResponse } from '../transport/index.js';
+import { AccessGate, CLIENT_ID_DEPRECATION_HEADERS } from './access.js';
+import type { ApiKeyStore } from './api-keys.js';
+import type { Reply, RouteContext } from './context.js';
+import { createRoutingEnv, type RoutingEnv } from './env.js';
+import { errorResponse, InvalidArgumentError, MethodNotAllowedError, RouteNotFoundError, RoutingConfigError } from './errors.js';
+import { errorPage } from './explorer.js';
+import { createPriceTable } from './prices.js';
+import { findRoute } from './routes.js';
+import { TokenBucket } from './token-bucket.js';
+import { TxTracker } from './tx-tracker.js';
+
+export interface RoutingServerOptions {
+  host: string;
+  /** 0 = the OS picks. */
+  port: number;
+  /** Default 2 MiB (a 1 MiB tx in base64 plus JSON). */
+  maxBodyBytes?: number;
+  backend?: BackendChoice;
+}
+
+export interface RoutingApi {
+  readonly url: string;
+  /** The keys this server accepts; add one with `createApiKey(api.apiKeys, name)`. */
+  readonly apiKeys: ApiKeyStore;
+  stop(): Promise<void>;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8' } as const;
+const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
+
+/** "127.0.0.1:8080", "tcp://0.0.0.0:8080" or "[::1]:8080" → host and port. */
+export function parseRoutingAddress(addr: string): { host: string; port: number } {
+  const s = addr.replace(/^[a-z]+:\/\//, '');
+  const i = s.lastIndexOf(':');
+  const port = Number(s.slice(i + 1));
+  if (i < 0 || s.slice(i + 1) === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RoutingConfigError('address', `"${addr}" is not host:port`);
+  }
+  return { host: s.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1', port };
+}
+
+function parseBody(req: HttpRequest): unknown {
+  if (req.body.length === 0) return {};
+  try {
+    return JSON.parse(Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8'));
+  } catch (err) {
+    throw new InvalidArgumentError(`request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function sendsClientId(query: URLSearchParams, body: unknown): boolean {
+  return query.has('client_id') || (typeof body === 'object' && body !== null && 'client_id' in body);
+}
+
+function toHttp(reply: Reply, extra: Record<string, string>, head: boolean): HttpResponse {
+  switch (reply.kind) {
+    case 'json':
+      return { status: 200, headers: { ...JSON_HEADERS, 'cache-control': 'no-store', ...extra }, body: head ? '' : JSON.stringify(reply.body) };
+    case 'html':
+      return { status: reply.status ?? 200, headers: { ...HTML_HEADERS, 'cache-control': 'no-store', ...extra }, body: head ? '' : reply.body };
+    case 'asset':
+      return { status: 200, headers: { 'content-type': reply.contentType, 'cache-control': 'public, max-age=86400', ...extra }, body: head ? '' : reply.body };
+  }
+}
+
+function createHandler(ctx: RouteContext, gate: AccessGate, log: Logger): (req: HttpRequest) => Promise<HttpResponse> {
+  return async (req) => {
+    const { match, allowed } = findRoute(req.method, req.path);
+    const extra: Record<string, string> = {};
+    if (req.query.has('client_id')) Object.assign(extra, CLIENT_ID_DEPRECATION_HEADERS);
+    try {
+      gate.admit(req.headers, match ? match.route.limited : true);
+      if (!match) throw allowed.length > 0 ? new MethodNotAllowedError(allowed) : new RouteNotFoundError(req.path);
+      const body = match.route.method === 'POST' ? parseBody(req) : undefined;
+      if (sendsClientId(req.query, body)) Object.assign(extra, CLIENT_ID_DEPRECATION_HEADERS);
+      const params = match.route.decode({ query: req.query, body, pathParams: match.pathParams });
+      return toHttp(await match.route.handle(ctx, params), extra, req.method === 'HEAD');
+    } catch (err) {
+      const e = errorResponse(err);
+      if (e.internal) log.error({ err, method: req.method, path: req.path }, 'routing: internal server error');
+      if (match?.route.format === 'html') {
+        const page = errorPage(ctx, e.status, e.body.message);
+        return toHttp(page, { ...e.headers, ...extra }, req.method === 'HEAD');
+      }
+      return { status: e.status, headers: { ...JSON_HEADERS, ...e.headers, ...extra }, body: JSON.stringify(e.body) };
+    }
+  };
+}
+
+/** Runs the routing API over `env` on host:port. */
+export async function startRoutingServer(env: RoutingEnv, opts: RoutingServerOptions): Promise<RoutingApi> {
+  const cfg = env.config;
+  const prices = createPriceTable(cfg.prices);
+  const bucket = new TokenBucket(cfg.rateLimitPerSecond, cfg.rateLimitBurst, env.now);
+  const gate = new AccessGate(env.apiKeys, bucket);
+  const tracker = new TxTracker(env, { submittedMs: cfg.submittedTimeoutMs, stalledMs: cfg.stalledTimeoutMs });
+  let base = cfg.publicUrl.replace(/\/+$/, '');
+  const ctx: RouteContext = { env, tracker, prices, baseUrl: () => base };
+  const server = await startHttpServer({
+    host: opts.host,
+    port: opts.port,
+    backend: opts.backend,
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    maxHeaderBytes: 16 * 1024,
+    maxOpenConnections: 0,
+    // The Skip Go API is called from browsers (widgets); keys are sent by backends, not cookies.
+    cors: { allowedOrigins: ['*'], allowedMethods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'Authorization', 'Accept'] },
+    onHttp: createHandler(ctx, gate, env.logger),
+    onBodyTooLarge: () => JSON.stringify({ code: 3, message: 'request body too large', details: [] }),
+    logger: env.logger,
+  });
+  if (base === '') base = server.url;
+  env.logger.info({ url: server.url, keys: env.apiKeys.path ?? 'memory' }, 'routing API listening');
+  return { url: server.url, apiKeys: env.apiKeys, stop: () => server.stop() };
+}
+
+/** Starts the routing API of `node` on `[routing] address` (the node's servers.ts calls this). */
+export async function startRoutingApi(node: ChainletNode): Promise<RoutingApi> {
+  const { host, port } = parseRoutingAddress(node.config.routing.address);
+  const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
+  return startRoutingServer(createRoutingEnv(node), { host, port, maxBodyBytes });
+}

@@ -1,0 +1,110 @@
+/**
+ * POST /v2/tx/submit, POST /v2/tx/track and GET /v2/tx/status.
+ *
+ *   submit: base64 → hosted chain? → CheckTx + mempool → register both hashes → {tx_hash, explorer_link}
+ *   track:  hex hash → hosted chain? → failed on chain? (400) → register → {tx_hash, explorer_link}
+ *   status: registered? (404 `tx not found`) → observe the chain → state machine → StatusTxResponse
+ *
+ * Registration happens before the reply, so the first status call (the official client aborts on a
+ * 404) already sees the tx. `tx_hash` is the hash users of the named chain know: upper-case hex
+ * SHA-256 on the Cosmos face, 0x keccak-256 on the EVM face.
+ */
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { toHex, toHexUpper } from '../../crypto/encoding.js';
+import { sha256 } from '../../crypto/hash.js';
+import { MempoolError, MempoolFullError, TxInCacheError } from '../../mempool/errors.js';
+import type { ResponseCheckTx } from '../../abci/types.js';
+import { resolveChain, type ChainType } from './chains.js';
+import type { Reply, RouteContext } from './context.js';
+import { json } from './context.js';
+import type { SubmitRequest, TxRef } from './decode.js';
+import { ChainBusyError, InvalidArgumentError, TxInvalidOnChainError, TxNotFoundError, TxRejectedError } from './errors.js';
+import type { StatusError, TxState } from './tx-status.js';
+
+export interface TxHashResponse {
+  tx_hash: string;
+  explorer_link: string;
+}
+
+export interface StatusTxResponse {
+  state: TxState;
+  /** One entry per transfer the tx initiated: none for a single-chain tx. */
+  transfers: never[];
+  /** Deprecated flat list, kept because the schema requires it. */
+  transfer_sequence: never[];
+  next_blocking_transfer: null;
+  transfer_asset_release: null;
+  error: StatusError | null;
+  /** High-level indicator: STATE_COMPLETED once the tx settled with a result. */
+  status: string;
+}
+
+export const EXPLORER_PREFIX = '/explorer/tx/';
+
+function displayHash(type: Exclude<ChainType, 'svm'>, cometHash: Uint8Array, ethHash: Uint8Array | undefined): string {
+  return type === 'evm' && ethHash ? `0x${toHex(ethHash)}` : toHexUpper(cometHash);
+}
+
+function reply(ctx: RouteContext, txHash: string): Reply {
+  const body: TxHashResponse = { tx_hash: txHash, explorer_link: `${ctx.baseUrl()}${EXPLORER_PREFIX}${txHash}` };
+  return json(body);
+}
+
+async function admit(ctx: RouteContext, tx: Uint8Array, cometHash: Uint8Array): Promise<ResponseCheckTx | 'known'> {
+  try {
+    return await ctx.env.checkTx(tx);
+  } catch (err) {
+    // A retried submit of a tx the chain already holds is not an error: it is being tracked.
+    if (err instanceof TxInCacheError && (ctx.env.pooledTx(cometHash) || (await ctx.env.findTx(cometHash)))) return 'known';
+    if (err instanceof MempoolFullError) throw new ChainBusyError(err.message, { cause: err });
+    if (err instanceof MempoolError) throw new InvalidArgumentError(err.message, { cause: err });
+    throw err;
+  }
+}
+
+export async function handleSubmit(ctx: RouteContext, req: SubmitRequest): Promise<Reply> {
+  const type = resolveChain(ctx.env.chain, req.chainId);
+  const cometHash = sha256(req.tx);
+  const res = await admit(ctx, req.tx, cometHash);
+  if (res !== 'known' && res.code !== 0) throw new TxRejectedError({ log: res.log, chainCode: res.code, codespace: res.codespace });
+  const ethHash = (res !== 'known' ? res.ethHash : undefined) ?? keccak_256(req.tx);
+  ctx.tracker.register([cometHash, ethHash]);
+  ctx.env.logger.debug({ txHash: toHexUpper(cometHash), ethHash: toHex(ethHash) }, 'routing: tx submitted');
+  return reply(ctx, displayHash(type, cometHash, ethHash));
+}
+
+export async function handleTrack(ctx: RouteContext, req: TxRef): Promise<Reply> {
+  const type = resolveChain(ctx.env.chain, req.chainId);
+  const found = await ctx.env.findTx(req.txHash);
+  if (found?.outcome && !found.outcome.ok) throw new TxInvalidOnChainError({ chainCode: found.outcome.code, chainLog: found.outcome.log });
+  if (found) {
+    ctx.tracker.register([found.cometHash, found.ethHash]);
+    return reply(ctx, displayHash(type, found.cometHash, found.ethHash));
+  }
+  const pooled = ctx.env.pooledTx(req.txHash);
+  if (pooled) {
+    ctx.tracker.register(pooled.ethHash ? [pooled.cometHash, pooled.ethHash] : [pooled.cometHash]);
+    return reply(ctx, displayHash(type, pooled.cometHash, pooled.ethHash));
+  }
+  // Not seen yet: track it under the given hash, written the way the named chain writes hashes.
+  ctx.tracker.register([req.txHash]);
+  return reply(ctx, type === 'evm' ? `0x${toHex(req.txHash)}` : toHexUpper(req.txHash));
+}
+
+export async function handleStatus(ctx: RouteContext, req: TxRef): Promise<Reply> {
+  resolveChain(ctx.env.chain, req.chainId);
+  const rec = ctx.tracker.get(req.txHash);
+  if (!rec) throw new TxNotFoundError(toHex(req.txHash));
+  const s = await ctx.tracker.refresh(rec);
+  const settled = s.state === 'STATE_COMPLETED_SUCCESS' || s.state === 'STATE_COMPLETED_ERROR';
+  const body: StatusTxResponse = {
+    state: s.state,
+    transfers: [],
+    transfer_sequence: [],
+    next_blocking_transfer: null,
+    transfer_asset_release: null,
+    error: s.error,
+    status: settled ? 'STATE_COMPLETED' : s.state,
+  };
+  return json(body);
+}
