@@ -33,6 +33,10 @@ export async function handshake(d: HandshakeDeps): Promise<{ state: ChainState; 
   let state = (await d.stateStore.loadState()) ?? stateFromGenesis(d.genesis);
   const info = await d.app.info({ version: d.appVersion, blockVersion: 11, p2pVersion: 8, abciVersion: '2.0.0' });
   let appHeight = info.lastBlockHeight;
+  // As CometBFT copies Info's app version into the state: headers carry it as version.app.
+  if (state.consensusParams.version.app !== info.appVersion) {
+    state = { ...state, consensusParams: { ...state.consensusParams, version: { app: info.appVersion } } };
+  }
   const storeHeight = d.blockStore.height();
 
   if (appHeight === 0) {

@@ -2,6 +2,7 @@
  * Starts the RPC servers a node's config enables and gathers their URLs. Each family builds its
  * own narrow environment from the node; this module only decides which ones run and stops them.
  */
+import { startCometRpc } from '../rpc/comet/server.js';
 import { startRoutingApi } from '../rpc/routing/server.js';
 import type { ChainletNode } from './node.js';
 
@@ -35,6 +36,12 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
   };
   try {
     // comet rpc
+    if (node.config.rpc.laddr !== '') {
+      const comet = await startCometRpc(node);
+      running.push(comet);
+      urls.rpc = comet.url;
+      urls.rpcWs = comet.wsUrl;
+    }
     // eth rpc
     if (node.config.routing.enable) {
       const routing = await startRoutingApi(node);
