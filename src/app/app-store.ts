@@ -1,0 +1,164 @@
+/**
+ * The app's persistent layout inside the sublevel it is given:
+ *
+ *   trie/    state trie nodes and contract code (LevelTrieDB)        hash → node
+ *   blocks/  one BlockRecord per height                                u64be height → RLP
+ *   roots/   state root and block hash of each height                    u64be height → root ‖ hash
+ *   txs/     Ethereum tx hash → location                               32 bytes → u64be height ‖ u32be index
+ *   hashes/  CometBFT block hash → height                              hash → u64be height
+ *   meta/    "app" → AppMeta JSON (last height, app hash, next base fee, chain config)
+ *
+ * `commit` writes a block's trie nodes, records and the new meta in ONE batch, so the db always holds
+ * either the previous block's state or the new one.
+ */
+import type { AbstractBatchOperation, AbstractLevel, AbstractSublevel } from 'abstract-level';
+import { decodeBlockRecord, encodeBlockRecord, type BlockRecord } from './block-record.js';
+import type { AppChainConfig } from './app-config.js';
+import { CorruptStoreError } from './errors.js';
+import type { BytesSublevel } from './trie-db.js';
+
+/** The level database (normally a sublevel of the node's db) the app owns. */
+export type AppLevel = AbstractLevel<string | Uint8Array | Buffer, unknown, unknown>;
+type TextSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, string>;
+
+export interface AppMeta {
+  config: AppChainConfig;
+  genesisRoot: string;
+  lastHeight: number;
+  /** Hex, '' before the first block. */
+  lastAppHash: string;
+  lastBlockHash: string;
+  nextBaseFee: string;
+}
+
+/** Decoded block records kept in memory (the RPC mostly asks for the newest blocks). */
+const RECENT_BLOCKS = 16;
+
+/**
+ * Blocks the store holds no entries for but can name (devnet fast mining keeps ranges of empty
+ * blocks in one compact record, src/node/devnet). Consulted after the store's own entries.
+ */
+export interface VirtualBlockSource {
+  record(height: number): BlockRecord | undefined;
+  heightOfHash(hash: Uint8Array): number | undefined;
+  rootAt(height: number): Uint8Array | undefined;
+}
+
+export class AppStore {
+  readonly trie: BytesSublevel;
+  private readonly blocks: BytesSublevel;
+  private readonly roots: BytesSublevel;
+  private readonly txs: BytesSublevel;
+  private readonly hashes: BytesSublevel;
+  private readonly meta: TextSublevel;
+  private readonly recent = new Map<number, BlockRecord>();
+  /** Set by devnet control. */
+  virtual: VirtualBlockSource | undefined;
+
+  constructor(readonly db: AppLevel) {
+    const bytes = { keyEncoding: 'view', valueEncoding: 'view' } as const;
+    this.trie = db.sublevel<Uint8Array, Uint8Array>('trie', bytes) as BytesSublevel;
+    this.blocks = db.sublevel<Uint8Array, Uint8Array>('blocks', bytes) as BytesSublevel;
+    this.roots = db.sublevel<Uint8Array, Uint8Array>('roots', bytes) as BytesSublevel;
+    this.txs = db.sublevel<Uint8Array, Uint8Array>('txs', bytes) as BytesSublevel;
+    this.hashes = db.sublevel<Uint8Array, Uint8Array>('hashes', bytes) as BytesSublevel;
+    this.meta = db.sublevel<string, string>('meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' }) as TextSublevel;
+  }
+
+  async loadMeta(): Promise<AppMeta | undefined> {
+    const text = await this.meta.get('app');
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as AppMeta;
+    } catch {
+      throw new CorruptStoreError('meta');
+    }
+  }
+
+  /** Writes `trieOps`, the block (if any) and `meta` atomically. */
+  async commit(trieOps: { key: Uint8Array; value: Uint8Array }[], meta: AppMeta, record?: BlockRecord): Promise<void> {
+    type Op = { type: 'put'; sublevel: BytesSublevel | TextSublevel; key: Uint8Array | string; value: Uint8Array | string };
+    const ops: Op[] = new Array(trieOps.length);
+    for (let i = 0; i < trieOps.length; i++) ops[i] = { type: 'put', sublevel: this.trie, key: trieOps[i]!.key, value: trieOps[i]!.value };
+    if (record !== undefined) {
+      const r = record;
+      const height = u64(r.number);
+      const rootAndHash = new Uint8Array(32 + r.hash.length);
+      rootAndHash.set(r.stateRoot, 0);
+      rootAndHash.set(r.hash, 32);
+      ops.push({ type: 'put', sublevel: this.blocks, key: height, value: encodeBlockRecord(r) });
+      ops.push({ type: 'put', sublevel: this.roots, key: height, value: rootAndHash });
+      ops.push({ type: 'put', sublevel: this.hashes, key: r.hash, value: height });
+      for (let i = 0; i < r.txs.length; i++) {
+        const loc = new Uint8Array(12);
+        loc.set(height, 0);
+        new DataView(loc.buffer).setUint32(8, i);
+        ops.push({ type: 'put', sublevel: this.txs, key: r.txs[i]!.ethHash, value: loc });
+      }
+    }
+    ops.push({ type: 'put', sublevel: this.meta, key: 'app', value: JSON.stringify(meta) });
+    await this.db.batch(ops as unknown as AbstractBatchOperation<AppLevel, unknown, unknown>[]);
+    if (record !== undefined) this.remember(record);
+  }
+
+  async getBlockRecord(height: number): Promise<BlockRecord | undefined> {
+    const hit = this.recent.get(height);
+    if (hit !== undefined) return hit;
+    const bytes = await this.blocks.get(u64(height));
+    if (bytes === undefined) return this.virtual?.record(height);
+    const record = decodeBlockRecord(plain(bytes));
+    this.remember(record);
+    return record;
+  }
+
+  async heightOfHash(hash: Uint8Array): Promise<number | undefined> {
+    const v = await this.hashes.get(hash);
+    return v === undefined ? this.virtual?.heightOfHash(hash) : readU64(v);
+  }
+
+  async findTx(ethHash: Uint8Array): Promise<{ height: number; index: number } | undefined> {
+    const v = await this.txs.get(ethHash);
+    if (v === undefined) return undefined;
+    return { height: readU64(v), index: new DataView(v.buffer, v.byteOffset, v.byteLength).getUint32(8) };
+  }
+
+  async rootAt(height: number): Promise<Uint8Array | undefined> {
+    const v = await this.roots.get(u64(height));
+    return v === undefined ? this.virtual?.rootAt(height) : plain(v).slice(0, 32);
+  }
+
+  /** Forgets the cached recent records (after devnet control rewrote the db underneath). */
+  clearCache(): void {
+    this.recent.clear();
+  }
+
+  /** Block hashes of the `count` heights up to `height`, newest first. */
+  async recentHashes(height: number, count: number): Promise<{ height: number; hash: Uint8Array }[]> {
+    const out: { height: number; hash: Uint8Array }[] = [];
+    for await (const [key, value] of this.roots.iterator({ lte: u64(height), reverse: true, limit: count })) {
+      out.push({ height: readU64(key), hash: plain(value).slice(32) });
+    }
+    return out;
+  }
+
+  private remember(record: BlockRecord): void {
+    this.recent.delete(record.number);
+    this.recent.set(record.number, record);
+    if (this.recent.size > RECENT_BLOCKS) this.recent.delete(this.recent.keys().next().value!);
+  }
+}
+
+/** Level returns Buffers; hand out plain Uint8Arrays (a view, no copy). */
+function plain(b: Uint8Array): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+function u64(n: number): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(n));
+  return b;
+}
+
+function readU64(b: Uint8Array): number {
+  return Number(new DataView(b.buffer, b.byteOffset, b.byteLength).getBigUint64(0));
+}

@@ -1,0 +1,372 @@
+/**
+ * The EVM application behind the ABCI 2.0 interface.
+ *
+ *   InitChain        app_state.evm → genesis state trie; appHash = state root
+ *   CheckTx          decode (cached, sender recovered once) → stateless + committed-state checks
+ *   PrepareProposal  nonce order per sender, tip order across senders, within bytes and gas
+ *   ProcessProposal  every tx decodes for this chain
+ *   FinalizeBlock    runTx each tx in one journal checkpoint → results, events, appHash
+ *   Commit           trie nodes + block record + meta in one batch; then onBlock listeners
+ *   Query            routed by path (query-routes.ts), at any committed height
+ *
+ * The app owns no module-level state: several instances (chains) can live in one process.
+ */
+import type { Logger } from 'pino';
+import { Address, createAccount } from '@ethereumjs/util';
+import type { Application } from '../abci/application.js';
+import {
+  ProposalStatus,
+  type RequestCheckTx,
+  type RequestFinalizeBlock,
+  type RequestInfo,
+  type RequestInitChain,
+  type RequestPrepareProposal,
+  type RequestProcessProposal,
+  type RequestQuery,
+  type ResponseCheckTx,
+  type ResponseCommit,
+  type ResponseFinalizeBlock,
+  type ResponseInfo,
+  type ResponseInitChain,
+  type ResponsePrepareProposal,
+  type ResponseProcessProposal,
+  type ResponseQuery,
+} from '../abci/types.js';
+import type { AppInternals } from './app-internals.js';
+import { chainConfigFromGenesis, commonOptsOf, defaultChainConfig, type AppChainConfig } from './app-config.js';
+import { AppStore, type AppLevel, type AppMeta } from './app-store.js';
+import { packageVersion } from './app-version.js';
+import type { BlockRecord } from './block-record.js';
+import { ChainView } from './chain-view.js';
+import type { EvmView } from './evm-view.js';
+import { checkEthTx } from './check-tx.js';
+import { EvmAppError, TxRejectedError } from './errors.js';
+import { executeBlock, type BlockTx } from './execute-block.js';
+import { blockGasLimit, nextBaseFee } from './fee-market.js';
+import { parseEvmGenesisBytes } from './genesis-state.js';
+import { checkStateAt, createRuntime, type EvmRuntime } from './evm-runtime.js';
+import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
+import { allTxsDecode, prepareTxs } from './proposal.js';
+import { buildRouteTable, QUERY_ROUTES, routeQuery, type QueryRoute } from './query-routes.js';
+import { DecodedTxCache } from './tx-cache.js';
+import { blockEvents, hex } from './tx-events.js';
+import { LevelTrieDB } from './trie-db.js';
+
+export interface EvmAppOptions {
+  /** The app's own (sub)level; memory-level in tests. The app does not close it. */
+  db: AppLevel;
+  logger?: Logger;
+  /** Overrides the genesis `min_gas_price`. */
+  minGasPrice?: bigint;
+  /** Accept legacy txs without EIP-155 replay protection in CheckTx (default false). */
+  allowUnprotectedTxs?: boolean;
+  /** Decoded-tx cache entries (default 50 000). */
+  txCacheSize?: number;
+  /** Trie-node read cache entries per generation (default 100 000). */
+  trieCacheSize?: number;
+  /** Extra query routes (e.g. Cosmos SDK gRPC paths), checked with the built-in ones. */
+  queryRoutes?: readonly QueryRoute[];
+}
+
+export const APP_INFO_DATA = 'chainlet';
+export const APP_VERSION = 1;
+
+const ZERO_HASH = new Uint8Array(32);
+/** Live-state cache entries past which the (clean, just flushed) caches are dropped after a Commit. */
+const MAX_CACHED_ENTRIES = 500_000;
+
+interface FinalizedBlock {
+  record: BlockRecord;
+  meta: AppMeta;
+  cometHashes: string[];
+}
+
+export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
+  const store = new AppStore(opts.db);
+  const trieDb = new LevelTrieDB(store.trie, { cacheSize: opts.trieCacheSize });
+  const meta = await store.loadMeta();
+  const config = meta?.config ?? defaultChainConfig();
+  const root = meta === undefined ? undefined : fromHex(meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot);
+  const runtime = await createRuntime(trieDb, commonOptsOf(config), root);
+  if (meta !== undefined && meta.lastHeight > 0) {
+    for (const { height, hash } of await store.recentHashes(meta.lastHeight, 256)) runtime.blockHashes.add(height, hash);
+  }
+  return new EvmApp(opts, store, trieDb, runtime, meta);
+}
+
+export class EvmApp implements Application {
+  readonly evm: EvmView;
+  private readonly view: ChainView;
+  private readonly txCache: DecodedTxCache;
+  private readonly routes: Map<string, QueryRoute>;
+  private pending: FinalizedBlock | undefined;
+  private closed = false;
+
+  /** Use createEvmApp. */
+  constructor(
+    private readonly opts: EvmAppOptions,
+    private readonly store: AppStore,
+    private readonly trieDb: LevelTrieDB,
+    private rt: EvmRuntime,
+    private meta: AppMeta | undefined,
+  ) {
+    this.txCache = new DecodedTxCache(opts.txCacheSize);
+    this.routes = buildRouteTable([...QUERY_ROUTES, ...(opts.queryRoutes ?? [])]);
+    this.view = new ChainView(
+      {
+        runtime: () => this.rt,
+        latestHeight: () => this.meta?.lastHeight ?? 0,
+        latestRoot: () => this.committedRoot(),
+        initialHeight: () => this.meta?.config.initialHeight ?? 1,
+        genesisRoot: () => (this.meta === undefined ? EMPTY_TRIE_ROOT : fromHex(this.meta.genesisRoot)),
+        nextBaseFee: () => this.nextBaseFee(),
+        chainInfo: () => {
+          const c = this.config();
+          return { chainId: BigInt(c.chainId), denom: c.denom, bech32Prefix: c.bech32Prefix };
+        },
+      },
+      store,
+      trieDb,
+    );
+    this.evm = this.view;
+  }
+
+  // ---------------------------------------------------------------- AppConnQuery
+
+  async info(_req: RequestInfo): Promise<ResponseInfo> {
+    const m = this.meta;
+    return {
+      data: APP_INFO_DATA,
+      version: packageVersion(),
+      appVersion: APP_VERSION,
+      lastBlockHeight: m?.lastHeight ?? 0,
+      lastBlockAppHash: m !== undefined && m.lastHeight > 0 ? fromHex(m.lastAppHash) : new Uint8Array(0),
+    };
+  }
+
+  async query(req: RequestQuery): Promise<ResponseQuery> {
+    const c = this.config();
+    return routeQuery(
+      { latestHeight: () => this.meta?.lastHeight ?? 0, stateAt: (h) => this.view.stateAt(h), denom: c.denom, bech32Prefix: c.bech32Prefix },
+      this.routes,
+      req,
+    );
+  }
+
+  // ---------------------------------------------------------------- AppConnConsensus
+
+  async initChain(req: RequestInitChain): Promise<ResponseInitChain> {
+    if (this.meta !== undefined && this.meta.lastHeight > 0) {
+      throw new EvmAppError(`InitChain on a chain already at height ${this.meta.lastHeight}`);
+    }
+    const genesis = parseEvmGenesisBytes(req.appStateBytes);
+    const config = chainConfigFromGenesis(genesis, req, this.opts.minGasPrice);
+    // A fresh runtime: InitChain may be replayed (crash before the first Commit) or change the chain.
+    this.rt = await createRuntime(this.trieDb, commonOptsOf(config), undefined);
+    this.txCache.clear();
+    this.pending = undefined;
+    const state = this.rt.state;
+    for (const acc of genesis.alloc) {
+      const address = new Address(fromHex(acc.address));
+      await state.putAccount(address, createAccount({ nonce: acc.nonce, balance: acc.balance }));
+      if (acc.code !== undefined) await state.putCode(address, acc.code);
+      for (const [slot, value] of acc.storage) await state.putStorage(address, slot, value);
+    }
+    const root = await state.getStateRoot();
+    this.rt.checkState = checkStateAt(this.trieDb, this.rt.common, root);
+    const meta: AppMeta = {
+      config,
+      genesisRoot: hex(root),
+      lastHeight: 0,
+      lastAppHash: '',
+      lastBlockHash: '',
+      nextBaseFee: config.initialBaseFee,
+    };
+    await this.writeBatch(meta, root);
+    this.meta = meta;
+    this.opts.logger?.info({ chainId: config.chainId, accounts: genesis.alloc.length, appHash: hex(root) }, 'evm genesis loaded');
+    return { validators: [], appHash: root };
+  }
+
+  async prepareProposal(req: RequestPrepareProposal): Promise<ResponsePrepareProposal> {
+    const maxGas = this.config().maxGas;
+    const txs = await prepareTxs(req.txs, this.txCache, this.rt.txCommon, this.rt.checkState, {
+      maxTxBytes: req.maxTxBytes,
+      maxGas: maxGas < 0 ? undefined : BigInt(maxGas),
+      baseFee: this.nextBaseFee(),
+    });
+    return { txs };
+  }
+
+  async processProposal(req: RequestProcessProposal): Promise<ResponseProcessProposal> {
+    const ok = allTxsDecode(req.txs, this.txCache, this.rt.txCommon);
+    return { status: ok ? ProposalStatus.Accept : ProposalStatus.Reject };
+  }
+
+  async finalizeBlock(req: RequestFinalizeBlock): Promise<ResponseFinalizeBlock> {
+    const started = performance.now();
+    const meta = this.requireMeta();
+    if (this.pending !== undefined) {
+      // Finalized but never committed (a round that was abandoned): start again from the committed state.
+      await this.rt.state.setStateRoot(this.committedRoot());
+      this.pending = undefined;
+    }
+    const config = meta.config;
+    const baseFee = BigInt(meta.nextBaseFee);
+    const gasLimit = blockGasLimit(config.maxGas);
+    const env = {
+      height: req.height,
+      hash: req.hash,
+      timestamp: BigInt(req.time.seconds),
+      coinbase: this.view.coinbaseOverride ?? coinbaseOf(req.proposerAddress),
+      gasLimit,
+      baseFee,
+    };
+    const cometHashes: string[] = [];
+    const items: BlockTx[] = req.txs.map((bytes) => {
+      try {
+        const d = this.txCache.decode(bytes, this.rt.txCommon);
+        cometHashes.push(d.cometHashHex);
+        return d;
+      } catch (e) {
+        if (e instanceof TxRejectedError) return e;
+        throw e;
+      }
+    });
+    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items);
+    const stateRoot = await this.rt.state.getStateRoot();
+
+    const record: BlockRecord = {
+      number: req.height,
+      hash: req.hash,
+      parentHash: meta.lastBlockHash === '' ? ZERO_HASH : fromHex(meta.lastBlockHash),
+      timestamp: env.timestamp,
+      coinbase: env.coinbase,
+      gasLimit,
+      gasUsed: exec.gasUsed,
+      baseFee,
+      stateRoot,
+      bloom: exec.bloom,
+      txs: exec.executed,
+    };
+    const next = nextBaseFee({ gasUsed: exec.gasUsed, gasLimit, baseFee }, this.minGasPrice());
+    this.pending = {
+      record,
+      cometHashes,
+      meta: { ...meta, lastHeight: req.height, lastAppHash: hex(stateRoot), lastBlockHash: hex(req.hash), nextBaseFee: next.toString() },
+    };
+    const logger = this.opts.logger;
+    if (logger?.isLevelEnabled('debug')) {
+      logger.debug({ height: req.height, txs: req.txs.length, gasUsed: exec.gasUsed.toString(), ms: performance.now() - started }, 'evm block executed');
+    }
+    return { events: blockEvents(exec.bloom, baseFee), txResults: exec.txResults, validatorUpdates: [], appHash: stateRoot };
+  }
+
+  async commit(): Promise<ResponseCommit> {
+    const p = this.pending;
+    if (p === undefined) return { retainHeight: 0 };
+    await this.writeBatch(p.meta, p.record.stateRoot, p.record);
+    this.pending = undefined;
+    this.meta = p.meta;
+    this.rt.blockHashes.add(p.record.number, p.record.hash);
+    this.rt.checkState = checkStateAt(this.trieDb, this.rt.common, p.record.stateRoot);
+    for (const h of p.cometHashes) this.txCache.delete(h);
+    const { account, storage } = this.rt.caches;
+    if ((account?.size() ?? 0) > MAX_CACHED_ENTRIES || (storage?.size() ?? 0) > MAX_CACHED_ENTRIES) this.rt.state.clearCaches();
+    this.view.notifyCommitted(p.record, (e) => this.opts.logger?.error({ err: e }, 'evm onBlock listener failed'));
+    return { retainHeight: 0 };
+  }
+
+  // ---------------------------------------------------------------- AppConnMempool
+
+  async checkTx(req: RequestCheckTx): Promise<ResponseCheckTx> {
+    let gasWanted = 0;
+    try {
+      const config = this.requireMeta().config;
+      const d = this.txCache.decode(req.tx, this.rt.txCommon);
+      gasWanted = Number(d.tx.gasLimit);
+      return await checkEthTx(d, {
+        state: this.rt.checkState,
+        baseFee: this.nextBaseFee(),
+        minGasPrice: this.minGasPrice(),
+        maxBlockGas: config.maxGas < 0 ? undefined : BigInt(config.maxGas),
+        allowUnprotectedTxs: this.opts.allowUnprotectedTxs ?? false,
+      });
+    } catch (e) {
+      if (!(e instanceof TxRejectedError)) throw e;
+      return { code: e.code, data: new Uint8Array(0), log: e.log, info: '', gasWanted, gasUsed: 0, events: [], codespace: e.codespace };
+    }
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Stops notifying listeners and drops caches. The db stays open (the caller owns it). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.view.removeAllListeners();
+    this.txCache.clear();
+    this.pending = undefined;
+  }
+
+  /** Devnet control only (src/node/devnet): the app's parts, to be used between blocks. */
+  devnetAccess(): AppInternals {
+    return {
+      store: this.store,
+      trieDb: this.trieDb,
+      view: this.view,
+      txCache: this.txCache,
+      runtime: () => this.rt,
+      meta: () => this.meta,
+      setMeta: (meta) => {
+        this.meta = meta;
+        this.pending = undefined;
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async writeBatch(meta: AppMeta, stateRoot: Uint8Array, record?: BlockRecord): Promise<void> {
+    const ops = this.trieDb.takeReachable(stateRoot);
+    try {
+      await this.store.commit(ops, meta, record);
+    } catch (e) {
+      this.trieDb.restorePending(ops);
+      throw e;
+    }
+  }
+
+  private config(): AppChainConfig {
+    return this.meta?.config ?? defaultChainConfig();
+  }
+
+  private requireMeta(): AppMeta {
+    if (this.meta === undefined) throw new EvmAppError('the app has no chain yet: InitChain first');
+    return this.meta;
+  }
+
+  private committedRoot(): Uint8Array {
+    const m = this.meta;
+    if (m === undefined) return EMPTY_TRIE_ROOT;
+    return fromHex(m.lastHeight > 0 ? m.lastAppHash : m.genesisRoot);
+  }
+
+  /** The option wins over the genesis value (a node may be restarted with another min gas price). */
+  private minGasPrice(): bigint {
+    return this.opts.minGasPrice ?? BigInt(this.config().minGasPrice);
+  }
+
+  private nextBaseFee(): bigint {
+    return BigInt(this.meta?.nextBaseFee ?? this.config().initialBaseFee);
+  }
+}
+
+/** CometBFT proposer addresses are 20 bytes; anything else maps to the zero address. */
+function coinbaseOf(proposer: Uint8Array): Address {
+  return new Address(proposer.length === 20 ? Uint8Array.from(proposer) : new Uint8Array(20));
+}
+
+function fromHex(h: string): Uint8Array {
+  return new Uint8Array(Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex'));
+}

@@ -1,0 +1,112 @@
+/**
+ * The ethereumjs objects of one chain: the Common, the VM over the live state, the read-only
+ * check-state at the last committed root (CheckTx, PrepareProposal), and factories for
+ * independent state managers at any stored root.
+ *
+ *   live state   ── VM, FinalizeBlock ─┐
+ *   check state  ── CheckTx (reads)  ──┼── LevelTrieDB (shared nodes) ── level
+ *   stateAt(h)   ── Query, eth_call  ──┘     (copies write to a private overlay)
+ */
+import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
+import { createVM, type VM } from '@ethereumjs/vm';
+import { createChainCommon, sharedTxCommon, type ChainCommonOpts } from './chain-common.js';
+import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
+import type { LevelTrieDB } from './trie-db.js';
+
+export interface EvmRuntime {
+  readonly common: Common;
+  /** `common` for decoding txs without per-tx copies (see sharedTxCommon). */
+  readonly txCommon: Common;
+  readonly vm: VM;
+  /** The state the VM executes blocks on. */
+  readonly state: MerkleStateManager;
+  /** The live state's caches (write-back: flushed into the trie once per block). */
+  readonly caches: Caches;
+  /** Committed state for CheckTx / PrepareProposal; replaced (see `checkStateAt`) at each Commit. */
+  checkState: MerkleStateManager;
+  readonly blockHashes: RecentBlockHashes;
+}
+
+export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined): Promise<EvmRuntime> {
+  const common = createChainCommon(chain);
+  const caches = new Caches();
+  const state = new MerkleStateManager({ common, trie: openTrie(trieDb, common, root), caches });
+  const checkState = checkStateAt(trieDb, common, root);
+  const blockHashes = new RecentBlockHashes();
+  const vm = await createVM({ common, stateManager: state, blockchain: blockHashes });
+  return { common, txCommon: sharedTxCommon(common), vm, state, caches, checkState, blockHashes };
+}
+
+/**
+ * A fresh read-only state manager for CheckTx. Replaced rather than re-rooted at each Commit: the
+ * ethereumjs caches record reads as changes, and re-rooting would first flush them into the trie.
+ */
+export function checkStateAt(trieDb: LevelTrieDB, common: Common, root: Uint8Array | undefined): MerkleStateManager {
+  return new MerkleStateManager({ common, trie: openTrie(trieDb, common, root), caches: new Caches({ storage: { size: 0 } }) });
+}
+
+/** An independent state manager at `root`: it reads the shared nodes and keeps its writes private. */
+export function stateManagerAt(trieDb: LevelTrieDB, common: Common, root: Uint8Array): MerkleStateManager {
+  return new MerkleStateManager({ common, trie: openTrie(new OverlayTrieDB(trieDb), common, root), caches: new Caches() });
+}
+
+function openTrie(db: DB<string, Uint8Array>, common: Common, root: Uint8Array | undefined): MerklePatriciaTrie {
+  // The constructor is synchronous (createMPT is async only for root persistence, unused here).
+  return new MerklePatriciaTrie({
+    db: db as DB<string, string | Uint8Array>,
+    useKeyHashing: true,
+    valueEncoding: ValueEncoding.Bytes,
+    common,
+    root: root ?? EMPTY_TRIE_ROOT,
+  });
+}
+
+/** Reads through to the shared trie db; writes stay in this copy. */
+class OverlayTrieDB implements DB<string, Uint8Array> {
+  private readonly own = new Map<string, Uint8Array>();
+  constructor(private readonly base: DB<string, Uint8Array>) {}
+  async get(key: string): Promise<Uint8Array | undefined> {
+    return this.own.get(key) ?? this.base.get(key);
+  }
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.own.set(key, value);
+  }
+  async del(_key: string): Promise<void> {}
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') this.own.set(op.key, op.value);
+  }
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+  async open(): Promise<void> {}
+}
+
+const ZERO_HASH = new Uint8Array(32);
+
+/**
+ * The "blockchain" the EVM asks for BLOCKHASH: the CometBFT hashes of the last 256 blocks (the only
+ * ones the opcode may read).
+ */
+export class RecentBlockHashes implements EVMMockBlockchainInterface {
+  private readonly hashes = new Map<number, Uint8Array>();
+
+  add(height: number, hash: Uint8Array): void {
+    this.hashes.set(height, hash);
+    this.hashes.delete(height - 257);
+  }
+
+  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
+    const hash = this.hashes.get(height) ?? ZERO_HASH;
+    return { hash: () => hash };
+  }
+
+  async putBlock(): Promise<void> {}
+
+  shallowCopy(): EVMMockBlockchainInterface {
+    return this;
+  }
+}

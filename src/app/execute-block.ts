@@ -1,0 +1,160 @@
+/**
+ * Runs a block's txs through ethereumjs `runTx` inside ONE journal checkpoint, so state caches are
+ * flushed into the trie once per block rather than once per tx (the caller reads the state root
+ * afterwards). Per tx it keeps only the few fields the results, events and receipts need; the
+ * RunTxResult objects are dropped at once.
+ *
+ *   for each tx: sender (cached) → block gas check → runTx → ExecTxResult + events + ExecutedTx
+ *
+ * A tx that fails validation (nonce, funds, fee…) gets a non-zero code and changes nothing; a tx that
+ * reverts in the EVM is still code 0, with receipt status 0 and `ethereumTxFailed`, as in Cosmos EVM.
+ */
+import { createBlock } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { EVMError } from '@ethereumjs/evm';
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { createContractAddress, type Address } from '@ethereumjs/util';
+import { CodeTypeOK, type ExecTxResult } from '../abci/types.js';
+import type { ExecutedTx, RawLog } from './block-record.js';
+import { orBloom } from './evm-block.js';
+import type { TxRejectedError } from './errors.js';
+import { effectiveGasPrice } from './fee-market.js';
+import { recoverSender, type DecodedTx } from './tx-decode.js';
+import { ethereumTxEvents, hex } from './tx-events.js';
+import { blockGasExhausted, rejectionFromRunTxError } from './tx-rejections.js';
+
+export interface BlockEnv {
+  height: number;
+  /** CometBFT block hash (used in log JSON). */
+  hash: Uint8Array;
+  timestamp: bigint;
+  coinbase: Address;
+  gasLimit: bigint;
+  baseFee: bigint;
+}
+
+export interface BlockExecution {
+  txResults: ExecTxResult[];
+  /** Executed (code 0) txs, in order. */
+  executed: ExecutedTx[];
+  gasUsed: bigint;
+  bloom: Uint8Array;
+}
+
+const EMPTY = new Uint8Array(0);
+const ZERO32 = new Uint8Array(32);
+
+/** A tx of the block: decoded, or refused at decoding. */
+export type BlockTx = DecodedTx | TxRejectedError;
+
+export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[]): Promise<BlockExecution> {
+  const block = createBlock(
+    {
+      header: {
+        number: BigInt(env.height),
+        timestamp: env.timestamp,
+        coinbase: env.coinbase,
+        gasLimit: env.gasLimit,
+        baseFeePerGas: env.baseFee,
+        mixHash: ZERO32, // prevRandao
+      },
+    },
+    { common, skipConsensusFormatValidation: true },
+  );
+  const blockHashHex = hex(env.hash);
+  const txResults: ExecTxResult[] = new Array(txs.length);
+  const executed: ExecutedTx[] = [];
+  const bloom = new Uint8Array(256);
+  let gasUsed = 0n;
+  let logCount = 0;
+
+  await vm.evm.journal.checkpoint();
+  try {
+    for (let i = 0; i < txs.length; i++) {
+      const item = txs[i]!;
+      if (!('kind' in item)) {
+        txResults[i] = rejected(item, 0);
+        continue;
+      }
+      const { tx } = item;
+      const gasWanted = Number(tx.gasLimit);
+      let sender: Address;
+      let result: RunTxResult | undefined;
+      try {
+        sender = recoverSender(item);
+        if (gasUsed + tx.gasLimit > env.gasLimit) throw blockGasExhausted(tx.gasLimit, env.gasLimit - gasUsed);
+        result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
+      } catch (e) {
+        txResults[i] = rejected(rejectionFromRunTxError(e), gasWanted);
+        continue;
+      }
+      // ---- copy what we keep out of the RunTxResult, then let it go ----
+      const txGasUsed = result.totalGasSpent;
+      const exec = result.execResult;
+      const failed = exec.exceptionError === undefined ? undefined : vmErrorText(exec.exceptionError);
+      const logs = (exec.logs ?? []) as RawLog[];
+      if (logs.length > 0) orBloom(bloom, result.bloom.bitvector);
+      const returnValue = exec.returnValue;
+      result = undefined;
+
+      gasUsed += txGasUsed;
+      const to = tx.to;
+      const contractAddress = to === undefined ? createContractAddress(sender, tx.nonce) : undefined;
+      const txIndex = executed.length;
+      const ethHashHex = hex(item.ethHash);
+      executed.push({
+        bytes: item.bytes,
+        ethHash: item.ethHash,
+        sender,
+        type: tx.type,
+        to,
+        status: failed === undefined ? 1 : 0,
+        gasUsed: txGasUsed,
+        effectiveGasPrice: effectiveGasPrice(tx, env.baseFee),
+        contractAddress,
+        logs,
+        decoded: tx,
+      });
+      txResults[i] = {
+        code: CodeTypeOK,
+        data: returnValue,
+        log: '',
+        info: '',
+        gasWanted,
+        gasUsed: Number(txGasUsed),
+        events: ethereumTxEvents({
+          value: tx.value,
+          ethHashHex,
+          txIndex,
+          gasUsed: txGasUsed,
+          cometHashHex: item.cometHashHex,
+          recipient: (to ?? contractAddress)?.toString() ?? '',
+          failed,
+          senderHex: item.senderHex!,
+          type: tx.type,
+          logs,
+          firstLogIndex: logCount,
+          blockNumber: env.height,
+          blockHashHex,
+        }),
+        codespace: '',
+      };
+      logCount += logs.length;
+    }
+    await vm.evm.journal.commit();
+  } catch (e) {
+    // Not a tx failure (those are caught above): undo the whole block.
+    await vm.evm.journal.revert();
+    throw e;
+  }
+  return { txResults, executed, gasUsed, bloom };
+}
+
+function rejected(err: TxRejectedError, gasWanted: number): ExecTxResult {
+  return { code: err.code, data: EMPTY, log: err.log, info: '', gasWanted, gasUsed: 0, events: [], codespace: err.codespace };
+}
+
+/** geth's wording of EVM halts (ethereumjs says "revert" where geth says "execution reverted"). */
+function vmErrorText(err: EVMError): string {
+  return err.error === EVMError.errorMessages.REVERT ? 'execution reverted' : err.error;
+}

@@ -1,0 +1,120 @@
+/**
+ * The execution side of tracing: a VM of its own over an independent state copy, the block
+ * environment a tx ran in (the same header fields `execute-block.ts` gives `runTx`), and one
+ * traced `runTx`.
+ *
+ * Each trace VM is built on a copy of the chain's Common: an EVM subscribes to its Common's
+ * events, and a copy keeps those listeners off the shared one (they go away with the VM).
+ */
+import { createBlock, type Block } from '@ethereumjs/block';
+import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Address, createContractAddress } from '@ethereumjs/util';
+import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import type { EvmBlock, EvmView } from '../evm-view.js';
+import { UNLIMITED_BLOCK_GAS } from '../fee-market.js';
+import { TracerBinding } from './attach-tracer.js';
+import type { Tracer } from './types.js';
+import { gethErrorText } from './vm-errors.js';
+
+const ZERO32 = new Uint8Array(32);
+
+/** BLOCKHASH reads the chain's (CometBFT) block hashes through the view; zero when unknown. */
+class ViewBlockHashes implements EVMMockBlockchainInterface {
+  constructor(private readonly view: EvmView) {}
+  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
+    const hash = (await this.view.getBlock(height))?.hash ?? ZERO32;
+    return { hash: () => hash };
+  }
+  async putBlock(): Promise<void> {}
+  shallowCopy(): EVMMockBlockchainInterface {
+    return this;
+  }
+}
+
+export async function createTraceVm(view: EvmView, state: MerkleStateManager): Promise<VM> {
+  const common = view.common.copy();
+  // params: {} — the chain Common already holds every package's parameters (app/chain-common.ts).
+  return createVM({ common, stateManager: state, blockchain: new ViewBlockHashes(view), params: {}, evmOpts: { params: {} } });
+}
+
+export interface BlockEnvFields {
+  number: bigint;
+  timestamp: bigint;
+  coinbase: Address;
+  gasLimit: bigint;
+  baseFeePerGas: bigint;
+}
+
+/** The header fields of a stored block, as its txs saw them. */
+export function envOfBlock(b: EvmBlock): BlockEnvFields {
+  return { number: BigInt(b.number), timestamp: b.timestamp, coinbase: b.coinbase, gasLimit: b.gasLimit, baseFeePerGas: b.baseFeePerGas };
+}
+
+/** Before the first block: an environment like the next block's. */
+export function envBeforeFirstBlock(view: EvmView): BlockEnvFields {
+  return {
+    number: 0n,
+    timestamp: BigInt(Math.floor(Date.now() / 1000)),
+    coinbase: new Address(new Uint8Array(20)),
+    gasLimit: UNLIMITED_BLOCK_GAS,
+    baseFeePerGas: view.nextBaseFee(),
+  };
+}
+
+export function blockOf(vm: VM, env: BlockEnvFields): Block {
+  return createBlock({ header: { ...env, mixHash: ZERO32 } }, { common: vm.common, skipConsensusFormatValidation: true });
+}
+
+export interface RunOpts {
+  blockGasUsed: bigint;
+  timeoutMs: number;
+  /** traceCall: no nonce check, no block gas limit check (geth's message semantics). */
+  asCall?: boolean;
+}
+
+/** Runs one tx untraced (the block's txs before the traced one). */
+export async function replayTx(vm: VM, tx: TypedTransaction, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
+  return runTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true });
+}
+
+/** Runs one tx with `tracer` attached; the tracer sees the state before and after it. */
+export async function runTraced(vm: VM, tx: TypedTransaction, from: Address, block: Block, tracer: Tracer, opts: RunOpts): Promise<RunTxResult> {
+  const evm = vm.evm as EVM;
+  const isCreate = tx.to === undefined;
+  const to = tx.to ?? createContractAddress(from, tx.nonce);
+  await tracer.onTxStart?.({
+    from,
+    to,
+    isCreate,
+    coinbase: block.header.coinbase,
+    gasLimit: tx.gasLimit,
+    value: tx.value,
+    input: tx.data,
+    state: vm.stateManager,
+  });
+  const binding = new TracerBinding(evm, tracer, { createdAddress: isCreate ? to : undefined, timeoutMs: opts.timeoutMs });
+  let run: RunTxResult;
+  try {
+    run = await runTx(vm, {
+      tx,
+      block,
+      blockGasUsed: opts.blockGasUsed,
+      skipHardForkValidation: true,
+      skipNonce: opts.asCall === true,
+      skipBlockGasLimitValidation: opts.asCall === true,
+    });
+    binding.check();
+  } finally {
+    binding.detach();
+  }
+  const err = run.execResult.exceptionError;
+  await tracer.onTxEnd?.({
+    gasUsed: run.totalGasSpent,
+    output: run.execResult.returnValue,
+    error: err === undefined ? undefined : (binding.topError ?? gethErrorText(err)),
+    state: vm.stateManager,
+  });
+  return run;
+}

@@ -1,0 +1,53 @@
+/**
+ * Bounded cache of decoded txs (with their recovered senders), keyed by the CometBFT tx hash.
+ * CheckTx fills it; PrepareProposal, ProcessProposal and FinalizeBlock reuse the entries, so a
+ * sender is recovered once per tx. Entries of a committed block are dropped; when the cache is
+ * full the oldest entries go first.
+ */
+import type { Common } from '@ethereumjs/common';
+import { cometTxHash, decodeAppTx, type DecodedTx } from './tx-decode.js';
+
+export class DecodedTxCache {
+  private readonly entries = new Map<string, DecodedTx>();
+  /** Applied to each fresh decoding (devnet impersonation, src/app/impersonation.ts). */
+  transform: ((d: DecodedTx) => DecodedTx) | undefined;
+
+  constructor(readonly maxSize = 50_000) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached decoding of `bytes`, or a fresh one (cached); throws TxRejectedError if undecodable. */
+  decode(bytes: Uint8Array, common: Common): DecodedTx {
+    const hash = cometTxHash(bytes);
+    const key = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase();
+    const hit = this.entries.get(key);
+    if (hit !== undefined) return hit;
+    const decoded = decodeAppTx(bytes, common, hash);
+    const d = this.transform === undefined ? decoded : this.transform(decoded);
+    this.add(d);
+    return d;
+  }
+
+  add(d: DecodedTx): void {
+    if (this.entries.has(d.cometHashHex)) return;
+    if (this.entries.size >= this.maxSize) {
+      // Map iteration is insertion order: drop the oldest tenth at once to keep this amortised O(1).
+      let drop = Math.max(1, Math.floor(this.maxSize / 10));
+      for (const k of this.entries.keys()) {
+        this.entries.delete(k);
+        if (--drop === 0) break;
+      }
+    }
+    this.entries.set(d.cometHashHex, d);
+  }
+
+  delete(cometHashHex: string): void {
+    this.entries.delete(cometHashHex);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

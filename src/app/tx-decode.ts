@@ -1,0 +1,105 @@
+/**
+ * Decoding of the bytes CometBFT carries as a tx. Today every tx is an Ethereum tx (its signed
+ * EIP-2718 envelope); `decodeAppTx` is the single entry point so that a second kind (Cosmos SDK
+ * TxRaw) can be told apart here later.
+ *
+ * A decoded tx keeps everything derived from its bytes that the app needs more than once: both
+ * hashes and, after `recoverSender`, the sender (recovered once, kept with the frozen tx).
+ */
+import * as nodeCrypto from 'node:crypto';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import { TX_DECODE_OPTS } from './chain-common.js';
+import { invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
+
+export interface DecodedEthTx {
+  readonly kind: 'eth';
+  readonly tx: TypedTransaction;
+  readonly bytes: Uint8Array;
+  /** CometBFT tx hash: sha256 of the bytes. */
+  readonly cometHash: Uint8Array;
+  /** Upper-case hex of `cometHash` (event attribute `txHash`, cache key). */
+  readonly cometHashHex: string;
+  /** keccak-256 of the envelope (the Ethereum tx hash). */
+  readonly ethHash: Uint8Array;
+  /** Whether the signature commits to a chain id (typed txs and EIP-155 legacy txs). */
+  readonly protected: boolean;
+  /** Set by `recoverSender`. */
+  sender?: Address;
+  /** Lower-case 0x sender. */
+  senderHex?: string;
+}
+
+export type DecodedTx = DecodedEthTx;
+
+const SUPPORTED_TYPES = new Set([1, 2, 4]);
+
+// One-shot `crypto.hash` (Node ≥ 20.12) avoids a Hash object per tx.
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: Uint8Array, enc: 'buffer') => Buffer }).hash;
+
+export function cometTxHash(bytes: Uint8Array): Uint8Array {
+  return oneShot !== undefined ? oneShot('sha256', bytes, 'buffer') : nodeCrypto.createHash('sha256').update(bytes).digest();
+}
+
+/** Decodes tx bytes for the chain of `common`; throws TxRejectedError (parse error, chain id, type). */
+export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8Array): DecodedTx {
+  if (bytes.length === 0) throw txParseError('empty tx');
+  const type = bytes[0]! <= 0x7f ? bytes[0]! : 0;
+  if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw unsupportedTxType(type);
+  let tx: TypedTransaction;
+  try {
+    tx = createTxFromRLP(bytes, { common, ...TX_DECODE_OPTS });
+  } catch (e) {
+    const chainId = envelopeChainId(bytes);
+    if (chainId !== undefined && chainId !== common.chainId()) throw invalidChainId(common.chainId(), chainId);
+    throw txParseError((e as Error).message);
+  }
+  const hash = cometHash ?? cometTxHash(bytes);
+  return {
+    kind: 'eth',
+    tx,
+    bytes,
+    cometHash: hash,
+    cometHashHex: Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase(),
+    ethHash: keccak_256(bytes),
+    protected: type !== 0 || tx.supports(Capability.EIP155ReplayProtection),
+  };
+}
+
+/** Recovers (once) and returns the sender; throws TxRejectedError for a bad signature. */
+export function recoverSender(d: DecodedTx): Address {
+  if (d.sender !== undefined) return d.sender;
+  let sender: Address;
+  try {
+    sender = d.tx.getSenderAddress();
+  } catch (e) {
+    throw invalidSignature((e as Error).message);
+  }
+  d.sender = sender;
+  d.senderHex = sender.toString();
+  return sender;
+}
+
+/** The chain id a tx envelope commits to, or undefined (unprotected legacy, undecodable). */
+function envelopeChainId(bytes: Uint8Array): bigint | undefined {
+  try {
+    if (bytes[0]! <= 0x7f) {
+      const fields = RLP.decode(bytes.subarray(1));
+      return Array.isArray(fields) && fields[0] instanceof Uint8Array ? toBigInt(fields[0]) : undefined;
+    }
+    const fields = RLP.decode(bytes);
+    if (!Array.isArray(fields) || !(fields[6] instanceof Uint8Array)) return undefined;
+    const v = toBigInt(fields[6]);
+    return v >= 35n ? (v - 35n) / 2n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toBigInt(b: Uint8Array): bigint {
+  return b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`);
+}
+
