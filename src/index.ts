@@ -12,3 +12,4 @@ export type { GenesisDoc } from './genesis/genesis-doc.js';
 export { initHome } from './genesis/home.js';
 export { VERSION } from './version.js';
 export { createApiKey, getApiKeyStore } from './rpc/routing/api-keys.js';
+export { createEip1193Provider } from './rpc/eth/index.js';

@@ -38,6 +38,7 @@ import { StateStore } from '../store/state-store.js';
 import { createTxIndexer, type TxIndexer } from '../store/tx-indexer.js';
 import type { Timestamp } from '../types/time.js';
 import { VERSION } from '../version.js';
+import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
 
 type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
@@ -198,6 +199,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     async stop() {
       if (stopped) return;
       stopped = true;
+      await disposeDebug(node);
       await servers?.stop();
       await consensus.stop();
       await indexer.flush().catch((err: unknown) => logger.error({ err }, 'indexing failed'));

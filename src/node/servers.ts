@@ -3,6 +3,7 @@
  * own narrow environment from the node; this module only decides which ones run and stops them.
  */
 import { startCometRpc } from '../rpc/comet/server.js';
+import { startEthRpc } from '../rpc/eth/server.js';
 import { startRoutingApi } from '../rpc/routing/server.js';
 import type { ChainletNode } from './node.js';
 
@@ -42,7 +43,12 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
       urls.rpc = comet.url;
       urls.rpcWs = comet.wsUrl;
     }
-    // eth rpc
+    if (node.config.jsonRpc.enable) {
+      const eth = await startEthRpc(node);
+      running.push(eth);
+      urls.jsonRpc = eth.url;
+      urls.jsonRpcWs = eth.wsUrl;
+    }
     if (node.config.routing.enable) {
       const routing = await startRoutingApi(node);
       running.push(routing);

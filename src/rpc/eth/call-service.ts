@@ -1,0 +1,209 @@
+/**
+ * From RPC arguments to executions: geth's defaults for a call object (sender zero, gas from the
+ * cap or the block, fees → effective price), the `rpc-gas-cap` and `evm-timeout` of
+ * `[json-rpc]`, and the geth errors of eth_call, eth_estimateGas and eth_createAccessList.
+ * Every execution runs on a fresh overlay of the state at the requested height.
+ */
+import type { Block } from '@ethereumjs/block';
+import { Address } from '@ethereumjs/util';
+import { ExecutionRevertedError, GethText, ServerError } from './errors.js';
+import type { CallExecutor } from './exec/call-executor.js';
+import { EvmTimeoutError } from './exec/evm-hooks.js';
+import { estimateGas, failureAtCap } from './exec/estimate.js';
+import { txGasBase, type AccessListEntry, type CallMessage } from './exec/message.js';
+import { applyOverrides, type StateOverrides } from './exec/overrides.js';
+import type { OverlayState } from './exec/overlay-state.js';
+import { CallValidationError, runMessage, type MessageResult, type PooledEvm, type RunOptions } from './exec/run-message.js';
+import { data as hexData } from './hex.js';
+import { decodeRevertReason } from './revert-reason.js';
+import type { TxArgs } from './tx-args.js';
+
+export interface CallLimits {
+  /** `rpc-gas-cap` (0 = none). */
+  gasCap: bigint;
+  /** `evm-timeout` in ms (0 = none). */
+  timeoutMs: number;
+}
+
+const ZERO_ADDRESS = new Address(new Uint8Array(20));
+
+/** Fee fields → what the message is charged (geth's TransactionArgs.ToMessage). */
+export function feesOf(args: TxArgs, baseFee: bigint): { gasPrice: bigint; feeCap: bigint; tip: bigint } {
+  if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
+    throw new ServerError(GethText.bothGasPrices);
+  }
+  if (args.gasPrice !== undefined) {
+    const p = args.gasPrice;
+    return { gasPrice: p, feeCap: p, tip: p > baseFee ? p - baseFee : 0n };
+  }
+  const feeCap = args.maxFeePerGas ?? 0n;
+  const prio = args.maxPriorityFeePerGas ?? 0n;
+  if (feeCap === 0n && prio === 0n) return { gasPrice: 0n, feeCap: 0n, tip: 0n };
+  const from = (args.from ?? ZERO_ADDRESS).toString();
+  if (prio > feeCap) throw new ServerError(GethText.tipAboveFeeCap(from, prio, feeCap));
+  if (feeCap < baseFee) throw new ServerError(GethText.feeCapTooLow(from, feeCap, baseFee));
+  const price = prio + baseFee < feeCap ? prio + baseFee : feeCap;
+  return { gasPrice: price, feeCap, tip: price - baseFee };
+}
+
+export class CallService {
+  constructor(
+    readonly executor: CallExecutor,
+    private readonly limits: CallLimits,
+  ) {}
+
+  /** eth_call: the result of one execution (reverts and halts are results, not throws). */
+  async call(args: TxArgs, height: number, overrides?: StateOverrides): Promise<MessageResult> {
+    return this.executor.run(height, async (state, block, evm) => {
+      await applyOverrides(state, overrides);
+      const msg = this.message(args, block, this.defaultGas(args, block));
+      return this.exec(evm, state, block, msg, {});
+    });
+  }
+
+  /** eth_call's answer: the return data, or geth's error for a revert or a halt. */
+  static returnDataOrThrow(r: MessageResult): string {
+    if (r.status === 'success') return hexData(r.returnValue);
+    if (r.status === 'revert') throw new ExecutionRevertedError(hexData(r.returnValue), decodeRevertReason(r.returnValue));
+    throw new ServerError(r.error ?? 'execution failed');
+  }
+
+  async estimate(args: TxArgs, height: number, overrides?: StateOverrides): Promise<{ gas: bigint; runs: number }> {
+    return this.executor.run(height, async (state, block, evm) => {
+      await applyOverrides(state, overrides);
+      const base = this.message(args, block, 0n);
+      const cap = await this.estimateCap(args, base, block, state);
+      const gb = txGasBase(evm.evm.common, base);
+      const minGas = gb.intrinsic > gb.floor ? gb.intrinsic : gb.floor;
+      if (cap < minGas) throw new ServerError(GethText.gasRequiredExceedsAllowance(cap));
+      // Every run starts from the same pre-state: a fresh copy of the overridden overlay.
+      const pre = state.shallowCopy();
+      const deadline = this.deadline();
+      return estimateGas((gasLimit, tracker) => this.exec(evm, pre.shallowCopy(), block, { ...base, gasLimit }, tracker ? { tracker } : {}, deadline), cap, minGas);
+    });
+  }
+
+  /** eth_createAccessList: re-run with the touched set until it stops changing (geth's loop). */
+  async createAccessList(
+    args: TxArgs,
+    height: number,
+  ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
+    return this.executor.run(height, async (state, block, evm) => {
+      const gas = this.defaultGas(args, block);
+      const pre = state.shallowCopy();
+      const deadline = this.deadline();
+      let list: AccessListEntry[] = args.accessList ?? [];
+      const exclude = new Set<string>();
+      for (let i = 0; i < 8; i++) {
+        const msg = this.message({ ...args, accessList: list }, block, gas);
+        exclude.add(hexOf(msg.from.bytes));
+        if (msg.to) exclude.add(hexOf(msg.to.bytes));
+        for (const p of evm.evm.precompiles.keys()) exclude.add(p);
+        const r = await this.exec(evm, pre.shallowCopy(), block, msg, { reportAccessList: true }, deadline);
+        const next = accessListFrom(r.accessList ?? new Map(), exclude, r.createdAddress);
+        const error =
+          r.status === 'success' ? undefined : r.status === 'revert' ? revertText(r.returnValue) : (r.error ?? 'execution failed');
+        if (sameList(next, list)) return { accessList: list, gasUsed: r.gasUsed, ...(error ? { error } : {}) };
+        list = next;
+      }
+      throw new ServerError('access list did not converge');
+    });
+  }
+
+  /**
+   * A deadline for one request: `evm-timeout` bounds the whole request, however many executions
+   * it takes (estimation's search, the access-list loop, a simulation's calls).
+   */
+  deadline(): number {
+    return this.limits.timeoutMs > 0 ? performance.now() + this.limits.timeoutMs : Infinity;
+  }
+
+  /** Runs `msg` until `deadline`; validation errors and timeouts become geth errors. */
+  async exec(
+    evm: PooledEvm,
+    state: OverlayState,
+    block: Block,
+    msg: CallMessage,
+    opts: Omit<RunOptions, 'timeoutMs'>,
+    deadline = this.deadline(),
+  ): Promise<MessageResult> {
+    const timeoutMs = this.limits.timeoutMs;
+    try {
+      if (deadline !== Infinity && performance.now() >= deadline) throw new EvmTimeoutError(timeoutMs);
+      return await runMessage(evm, state, block, msg, { ...opts, timeoutMs: deadline === Infinity ? 0 : Math.max(1, deadline - performance.now()) });
+    } catch (e) {
+      if (e instanceof CallValidationError) throw new ServerError(e.message);
+      if (e instanceof EvmTimeoutError) throw new ServerError(GethText.evmTimeout(timeoutMs));
+      throw e;
+    }
+  }
+
+  /** A CallMessage for `args` in `block`'s environment with `gasLimit`. */
+  message(args: TxArgs, block: Block, gasLimit: bigint): CallMessage {
+    const fees = feesOf(args, block.header.baseFeePerGas ?? 0n);
+    return {
+      from: args.from ?? ZERO_ADDRESS,
+      to: args.to,
+      data: args.input ?? new Uint8Array(0),
+      value: args.value ?? 0n,
+      gasLimit,
+      ...fees,
+      accessList: args.accessList ?? [],
+      authorizations: args.authorizationList ?? [],
+    };
+  }
+
+  /** eth_call's gas: the given gas, else the gas cap, else the block's gas limit; never above the cap. */
+  defaultGas(args: TxArgs, block: Block): bigint {
+    const cap = this.limits.gasCap;
+    let gas = args.gas ?? (cap > 0n ? cap : block.header.gasLimit);
+    if (cap > 0n && gas > cap) gas = cap;
+    return gas;
+  }
+
+  /** geth's upper bound for estimation: given gas or block limit, then what the balance pays, then the cap. */
+  private async estimateCap(args: TxArgs, msg: CallMessage, block: Block, state: OverlayState): Promise<bigint> {
+    let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : block.header.gasLimit;
+    if (msg.feeCap > 0n) {
+      const balance = (await state.getAccount(msg.from))?.balance ?? 0n;
+      if (msg.value > balance) throw new ServerError(GethText.insufficientFundsForTransfer(msg.from.toString()));
+      const allowance = (balance - msg.value) / msg.feeCap;
+      if (hi > allowance) hi = allowance;
+    }
+    if (this.limits.gasCap > 0n && hi > this.limits.gasCap) hi = this.limits.gasCap;
+    return hi;
+  }
+}
+
+export { failureAtCap };
+
+function hexOf(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
+function revertText(ret: Uint8Array): string {
+  const reason = decodeRevertReason(ret);
+  return reason ? `execution reverted: ${reason}` : 'execution reverted';
+}
+
+/** The journal's touched set as an access list: excluded addresses stay only when they have slots. */
+function accessListFrom(touched: Map<string, Set<string>>, exclude: Set<string>, created: Address | undefined): AccessListEntry[] {
+  const createdHex = created ? hexOf(created.bytes) : undefined;
+  const out: AccessListEntry[] = [];
+  for (const [addr, slots] of touched) {
+    if (addr === createdHex) continue;
+    if (slots.size === 0 && exclude.has(addr)) continue;
+    out.push({ address: Buffer.from(addr, 'hex'), storageKeys: [...slots].map((s) => Buffer.from(s.padStart(64, '0'), 'hex')) });
+  }
+  return out;
+}
+
+function sameList(a: AccessListEntry[], b: AccessListEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  const key = (l: AccessListEntry[]) =>
+    l
+      .map((e) => `${hexOf(e.address)}:${e.storageKeys.map(hexOf).sort().join(',')}`)
+      .sort()
+      .join(';');
+  return key(a) === key(b);
+}

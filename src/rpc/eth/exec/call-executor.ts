@@ -1,0 +1,150 @@
+/**
+ * What eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 run on: a small pool of
+ * EVMs built from the chain's one Common (hooks installed once per EVM), memoised state readers
+ * for recent heights, and the ethereumjs Block of each height's environment. Each execution
+ * borrows an EVM for its whole run, so a call that yields (a long loop) never shares its EVM.
+ *
+ *   run(height, fn) ─ reader(height) ─ new OverlayState ─ acquire EVM ─ fn ─ release EVM
+ */
+import { createBlock, type Block } from '@ethereumjs/block';
+import { createEVM, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { Common } from '@ethereumjs/common';
+import { Address } from '@ethereumjs/util';
+import type { EvmView } from '../../../app/evm-view.js';
+import { EvmHooks } from './evm-hooks.js';
+import { OverlayState } from './overlay-state.js';
+import type { PooledEvm } from './run-message.js';
+import { MemoStateReader, type StateReader } from './state-reader.js';
+
+/**
+ * EVMs a server keeps (and so the calls that execute at once). JavaScript runs one at a time
+ * anyway; more only help while long calls yield. Each EVM lives as long as the server: ethereumjs
+ * registers a listener per EVM on the Common, so EVMs are pooled, never dropped.
+ */
+const MAX_EVMS = 8;
+const MAX_READERS = 4;
+const MAX_BLOCKS = 16;
+const ZERO32 = new Uint8Array(32);
+const UNLIMITED_GAS = 4_294_967_295n;
+
+/** BLOCKHASH reads the CometBFT hashes through the view (zero for unknown heights). */
+class ViewBlockHashes implements EVMMockBlockchainInterface {
+  constructor(private readonly view: EvmView) {}
+  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
+    const b = await this.view.getBlock(height);
+    const hash = b?.hash ?? ZERO32;
+    return { hash: () => hash };
+  }
+  async putBlock(): Promise<void> {}
+  shallowCopy(): EVMMockBlockchainInterface {
+    return this;
+  }
+}
+
+export class CallExecutor {
+  private readonly idle: PooledEvm[] = [];
+  private readonly waiting: ((evm: PooledEvm) => void)[] = [];
+  private created = 0;
+  private readonly readers = new Map<number, Promise<StateReader>>();
+  private readonly blocks = new Map<number, Promise<Block>>();
+  private readonly blockHashes: ViewBlockHashes;
+  private common: Common | undefined;
+
+  constructor(readonly view: EvmView) {
+    this.blockHashes = new ViewBlockHashes(view);
+  }
+
+  /** Runs `fn` with a fresh overlay at `height` and an EVM of its own. */
+  async run<T>(height: number, fn: (state: OverlayState, block: Block, evm: PooledEvm) => Promise<T>): Promise<T> {
+    const [reader, block] = await Promise.all([this.readerAt(height), this.blockAt(height)]);
+    const evm = await this.acquire();
+    try {
+      return await fn(new OverlayState(reader), block, evm);
+    } finally {
+      this.release(evm);
+    }
+  }
+
+  private async acquire(): Promise<PooledEvm> {
+    const idle = this.idle.pop();
+    if (idle) return idle;
+    if (this.created < MAX_EVMS) {
+      this.created++;
+      try {
+        return await this.createEvm();
+      } catch (e) {
+        this.created--;
+        throw e;
+      }
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(evm: PooledEvm): void {
+    const next = this.waiting.shift();
+    if (next) next(evm);
+    else this.idle.push(evm);
+  }
+
+  /** A memoised reader of the state after block `height` (throws for a height the app lacks). */
+  readerAt(height: number): Promise<StateReader> {
+    let p = this.readers.get(height);
+    if (p === undefined) {
+      p = this.view.stateAt(height).then((sm) => new MemoStateReader(sm));
+      remember(this.readers, height, p, MAX_READERS);
+    }
+    return p;
+  }
+
+  /** The block environment of `height`: its header fields. */
+  blockAt(height: number): Promise<Block> {
+    let p = this.blocks.get(height);
+    if (p === undefined) {
+      p = this.buildBlock(height);
+      remember(this.blocks, height, p, MAX_BLOCKS);
+    }
+    return p;
+  }
+
+  private async buildBlock(height: number): Promise<Block> {
+    const b = await this.view.getBlock(height);
+    const header = b
+      ? { number: BigInt(b.number), timestamp: b.timestamp, coinbase: b.coinbase, gasLimit: b.gasLimit, baseFeePerGas: b.baseFeePerGas }
+      : {
+          number: BigInt(height),
+          timestamp: BigInt(Math.floor(Date.now() / 1000)),
+          coinbase: new Address(new Uint8Array(20)),
+          gasLimit: UNLIMITED_GAS,
+          baseFeePerGas: this.view.nextBaseFee(),
+        };
+    return createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: this.view.common, skipConsensusFormatValidation: true });
+  }
+
+  private async createEvm(): Promise<PooledEvm> {
+    this.common ??= fastCommon(this.view.common);
+    // params: {} — the chain Common already holds the EVM parameters (see app/chain-common.ts).
+    const evm = await createEVM({ common: this.common, blockchain: this.blockHashes, params: {} });
+    return { evm, hooks: new EvmHooks(evm) };
+  }
+}
+
+/**
+ * A copy of the chain's Common for the call EVMs whose `isActivatedEIP` is a Set lookup: the
+ * interpreter asks it several times per opcode, and Common scans an array. The hardfork never
+ * changes on a running chain, so the set is fixed. The app's own Common is left untouched.
+ */
+function fastCommon(common: Common): Common {
+  const copy = common.copy();
+  const active = new Set<number>((copy as unknown as { _activatedEIPsCache: number[] })._activatedEIPsCache);
+  copy.isActivatedEIP = (eip: number) => active.has(eip);
+  return copy;
+}
+
+/** Map used as a small LRU; failed promises are dropped so the next call retries. */
+function remember<K, V>(map: Map<K, Promise<V>>, key: K, p: Promise<V>, max: number): void {
+  if (map.size >= max) map.delete(map.keys().next().value as K);
+  map.set(key, p);
+  p.catch(() => {
+    if (map.get(key) === p) map.delete(key);
+  });
+}

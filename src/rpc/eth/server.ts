@@ -1,0 +1,143 @@
+/**
+ * The Ethereum JSON-RPC servers of a node, as Cosmos EVM runs them: HTTP on `[json-rpc] address`
+ * and WebSocket on its own listener, `ws-address`, both on the shared transport (uWebSockets.js,
+ * node:http fallback) and one dispatcher. HTTP follows geth's rules: POST with
+ * `Content-Type: application/json`, body at most `http-body-limit`; CORS as Cosmos EVM's default
+ * (any origin). The WS listener also answers JSON-RPC POSTs.
+ */
+import type { ChainletNode } from '../../node/node.js';
+import { startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
+import type { WsSession } from './route.js';
+import { createEthService } from './service.js';
+
+export interface RunningEthRpc {
+  /** http://host:port */
+  url: string;
+  /** ws://host:port */
+  wsUrl: string;
+  stop(): Promise<void>;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const CORS = {
+  allowedOrigins: ['*'],
+  allowedMethods: ['GET', 'POST', 'HEAD'],
+  allowedHeaders: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With'],
+};
+
+/** "127.0.0.1:8545", "tcp://0.0.0.0:8546", "[::1]:8545" → host and port. */
+export function listenAddress(addr: string): { host: string; port: number } {
+  const s = addr.replace(/^[a-z]+:\/\//, '');
+  const i = s.lastIndexOf(':');
+  const port = Number(s.slice(i + 1));
+  if (i < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid [json-rpc] listen address "${addr}": expected host:port`);
+  return { host: s.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1', port };
+}
+
+class Session implements WsSession {
+  private listeners: (() => void)[] = [];
+  constructor(private readonly conn: WsConnection) {}
+  get id(): number {
+    return this.conn.id;
+  }
+  send(text: string): boolean {
+    return this.conn.send(text);
+  }
+  onClose(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+  closed(): void {
+    const ls = this.listeners;
+    this.listeners = [];
+    for (const l of ls) l();
+  }
+}
+
+export async function startEthRpc(node: ChainletNode): Promise<RunningEthRpc> {
+  const cfg = node.config.jsonRpc;
+  const service = createEthService(node);
+  const { dispatcher } = service;
+  const log = node.logger.child({ module: 'eth-rpc' });
+
+  const onHttp = async (req: HttpRequest): Promise<HttpResponse> => {
+    if (req.method !== 'POST') return { status: 405, headers: { 'content-type': 'text/plain' }, body: 'method not allowed\n' };
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return { status: 415, headers: { 'content-type': 'text/plain' }, body: 'invalid content type, only application/json is supported\n' };
+    }
+    const body = await dispatcher.handleBody(req.body, {});
+    return { status: 200, headers: JSON_HEADERS, body: body ?? '' };
+  };
+
+  const sessions = new Map<WsConnection, Session>();
+  const sessionOf = (c: WsConnection) => {
+    let s = sessions.get(c);
+    if (!s) sessions.set(c, (s = new Session(c)));
+    return s;
+  };
+  const common = {
+    maxBodyBytes: cfg.maxBodyBytes,
+    maxHeaderBytes: 1_048_576,
+    maxOpenConnections: cfg.maxOpenConnections,
+    requestTimeoutMs: cfg.httpTimeoutMs,
+    idleTimeoutMs: cfg.httpIdleTimeoutMs,
+    cors: CORS,
+    onHttp,
+    onBodyTooLarge: () => `content length too large (>${cfg.maxBodyBytes})\n`,
+    logger: log,
+  };
+
+  const servers: RunningServer[] = [];
+  try {
+    const http = listenAddress(cfg.address);
+    servers.push(await startHttpServer({ ...common, host: http.host, port: http.port }));
+    const ws = listenAddress(cfg.wsAddress);
+    servers.push(
+      await startHttpServer({
+        ...common,
+        host: ws.host,
+        port: ws.port,
+        websocket: {
+          path: '*',
+          maxPayloadBytes: cfg.maxBodyBytes,
+          allowedOrigins: cfg.wsOrigins,
+          handlers: {
+            onOpen: (c) => void sessionOf(c),
+            onMessage: (c, text) => {
+              const session = sessionOf(c);
+              dispatcher.handleBody(text, { session }).then(
+                (out) => {
+                  if (out !== undefined && !c.closed) c.send(out);
+                },
+                (err: unknown) => log.error({ err }, 'websocket request failed'),
+              );
+            },
+            onClose: (c) => {
+              sessions.get(c)?.closed();
+              sessions.delete(c);
+            },
+          },
+        },
+      }),
+    );
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.stop()));
+    service.close();
+    throw err;
+  }
+  const [httpServer, wsServer] = servers as [RunningServer, RunningServer];
+  log.info({ http: httpServer.url, ws: wsServer.wsUrl }, 'ethereum json-rpc listening');
+  let stopped = false;
+  return {
+    url: httpServer.url,
+    wsUrl: wsServer.wsUrl,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await Promise.all(servers.map((s) => s.stop()));
+      for (const s of sessions.values()) s.closed();
+      sessions.clear();
+      service.close();
+    },
+  };
+}

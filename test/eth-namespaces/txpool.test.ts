@@ -1,0 +1,79 @@
+/**
+ * The txpool namespace over HTTP with viem, on a node that does not mine (manual production):
+ * pending and queued txs in geth's shapes, and the refusal while the namespace is not enabled.
+ * Runs once TXPOOL_ROUTES are part of the eth routes table (src/rpc/eth/routes.ts).
+ */
+import { BaseError, createPublicClient, http } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_KEY_0, signTx } from '../../src/app/fixtures/signed-txs.js';
+import { ETH_ROUTES } from '../../src/rpc/eth/routes.js';
+import { DEV_ADDRESS_1, startTraceChain, type TraceChain } from '../helpers/trace-chain.js';
+
+const wired = (ETH_ROUTES as readonly { method: string }[]).some((r) => r.method === 'txpool_content');
+const SENDER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+type Client = ReturnType<typeof createPublicClient>;
+const request = (c: Client, method: string, params: unknown[] = []) => c.request({ method: method as never, params: params as never });
+
+describe('txpool namespace when not enabled', () => {
+  let chain: TraceChain;
+  beforeAll(async () => {
+    chain = await startTraceChain({ servers: true, config: { jsonRpc: { api: ['eth', 'web3', 'net'] } } });
+  });
+  afterAll(() => chain?.stop());
+
+  it('answers every txpool method as an unknown method', async () => {
+    const client = createPublicClient({ transport: http(chain.rpcUrl!) });
+    for (const method of ['txpool_content', 'txpool_contentFrom', 'txpool_inspect', 'txpool_status']) {
+      const e = await request(client, method, []).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(BaseError);
+      const inner = (e as BaseError).walk((x) => typeof (x as { code?: unknown }).code === 'number') as unknown as { code: number; details: string };
+      expect(inner.code).toBe(-32601);
+      expect(inner.details).toBe(`the method ${method} does not exist/is not available`);
+    }
+  });
+});
+
+describe.runIf(wired)('txpool namespace over HTTP', () => {
+  let chain: TraceChain;
+  let client: Client;
+  let base: bigint;
+
+  beforeAll(async () => {
+    chain = await startTraceChain({ servers: true, config: { jsonRpc: { api: ['eth', 'web3', 'net', 'txpool'] } } });
+    client = createPublicClient({ transport: http(chain.rpcUrl!) });
+    base = chain.nonce();
+    for (const tx of [
+      chain.sign({ to: DEV_ADDRESS_1, value: 1n }, { gasLimit: 21_000n }),
+      signTx(DEV_KEY_0, { to: DEV_ADDRESS_1, value: 2n }, { nonce: base + 2n, gasLimit: 21_000n }),
+    ]) {
+      expect((await chain.node.broadcastTx(tx)).code).toBe(0);
+    }
+  });
+  afterAll(() => chain?.stop());
+
+  it('txpool_status', async () => {
+    expect(await request(client, 'txpool_status')).toEqual({ pending: '0x1', queued: '0x1' });
+  });
+
+  it('txpool_content and txpool_contentFrom', async () => {
+    const c = (await request(client, 'txpool_content')) as { pending: Record<string, Record<string, { hash: string; blockHash: null }>>; queued: Record<string, unknown> };
+    expect(Object.keys(c.pending)).toEqual([SENDER]);
+    const pending = c.pending[SENDER]![base.toString()]!;
+    expect(pending.blockHash).toBeNull();
+    // The pending tx is the one eth_getTransactionByHash finds in the pool.
+    const byHash = await client.getTransaction({ hash: pending.hash as `0x${string}` });
+    expect(byHash.nonce).toBe(Number(base));
+    expect(Object.keys(c.queued)).toEqual([SENDER]);
+    const from = (await request(client, 'txpool_contentFrom', [SENDER])) as { pending: Record<string, unknown>; queued: Record<string, unknown> };
+    expect(Object.keys(from.pending)).toEqual([base.toString()]);
+    expect(Object.keys(from.queued)).toEqual([(base + 2n).toString()]);
+  });
+
+  it('txpool_inspect', async () => {
+    const c = (await request(client, 'txpool_inspect')) as { pending: Record<string, Record<string, string>>; queued: Record<string, Record<string, string>> };
+    expect(c.pending[SENDER]![base.toString()]).toBe(`${RECIPIENT}: 1 wei + 21000 gas × 10000000000 wei`);
+    expect(c.queued[SENDER]![(base + 2n).toString()]).toBe(`${RECIPIENT}: 2 wei + 21000 gas × 10000000000 wei`);
+  });
+});

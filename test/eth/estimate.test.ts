@@ -1,0 +1,162 @@
+/**
+ * eth_estimateGas is exact: the tx succeeds at the estimate and fails one gas below, checked
+ * through eth_call with an explicit gas limit. Hand-made contracts (placed with state
+ * overrides) cover the cases a one-run estimate must get right: the SSTORE 2300 sentry, the
+ * 63/64 rule of nested calls, call stipends, contract creation, and a child that burns all its
+ * gas (the binary-search fallback). Ordinary txs take two EVM executions.
+ */
+import { Address } from '@ethereumjs/util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { erc20DeployData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
+import { createEthService, type EthService } from '../../src/rpc/eth/service.js';
+import { createEip1193Provider, type Eip1193Provider } from '../../src/rpc/eth/provider.js';
+import { asm, deployCode, DEV, hex, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';
+
+const X = '0x000000000000000000000000000000000000aa01';
+const Y = '0x000000000000000000000000000000000000aa02';
+const EOA = '0x000000000000000000000000000000000000bb01';
+const from = DEV[0]!.address.toLowerCase();
+
+/** Revert unless the last CALL succeeded (stack: success flag). */
+const REQUIRE_OK = 'ISZERO @fail JUMPI STOP fail: PUSH0 PUSH0 REVERT';
+const callAll = (to: string, value = 0) => `PUSH0 PUSH0 PUSH0 PUSH0 PUSH1 ${value} PUSH20 ${to} GAS CALL`;
+
+let t: EthTestNode;
+let provider: Eip1193Provider;
+let service: EthService;
+let token: string;
+
+async function req<T = unknown>(method: string, params: unknown[]): Promise<T> {
+  return (await provider.request({ method, params })) as T;
+}
+
+type Args = Record<string, unknown>;
+type Overrides = Record<string, { code?: string; balance?: string }>;
+
+async function estimate(args: Args, overrides?: Overrides): Promise<bigint> {
+  return BigInt(await req<string>('eth_estimateGas', overrides ? [args, 'latest', overrides] : [args]));
+}
+
+/** EVM executions the estimate took, from the service itself (overrides as code only). */
+async function runsOf(args: { to?: string; input?: string }, code: Record<string, string> = {}): Promise<number> {
+  const overrides = new Map(Object.entries(code).map(([a, c]) => [a.slice(2), { code: Buffer.from(c.slice(2), 'hex') }]));
+  const r = await service.env.calls.estimate(
+    { from: addr(from), ...(args.to ? { to: addr(args.to) } : {}), ...(args.input ? { input: Buffer.from(args.input.slice(2), 'hex') } : {}) },
+    t.node.internals.app.evm.latestHeight(),
+    overrides,
+  );
+  return r.runs;
+}
+
+/** The estimate succeeds as a gas limit, and one less fails. */
+async function expectExact(args: Args, overrides?: Overrides): Promise<bigint> {
+  const gas = await estimate(args, overrides);
+  const at = (g: bigint) => req('eth_call', [{ ...args, gas: `0x${g.toString(16)}` }, 'latest', overrides ?? {}]);
+  await expect(at(gas)).resolves.toMatch(/^0x/);
+  await expect(at(gas - 1n)).rejects.toMatchObject({ code: expect.any(Number) });
+  return gas;
+}
+
+beforeAll(async () => {
+  t = await startEthTestNode();
+  provider = createEip1193Provider(t.node);
+  service = createEthService(t.node);
+  const hash = await req<string>('eth_sendTransaction', [{ from, data: hex(erc20DeployData(10n ** 24n)) }]);
+  const receipt = await waitFor(() => req<{ contractAddress: string } | null>('eth_getTransactionReceipt', [hash]));
+  token = receipt.contractAddress;
+});
+
+afterAll(async () => {
+  provider?.close();
+  service?.close();
+  await t?.stop();
+});
+
+describe('eth_estimateGas exactness', () => {
+  it('a plain transfer costs 21000', async () => {
+    expect(await estimate({ from, to: EOA, value: '0x1' })).toBe(21_000n);
+  });
+
+  it('an ERC20 transfer: exact, in two executions', async () => {
+    const args = { from, to: token, input: hex(erc20TransferData(DEV[1]!.address, 1000n)) };
+    const gas = await expectExact(args);
+    expect(gas).toBeGreaterThan(30_000n);
+    const r = await service.env.calls.estimate(
+      { from: addr(from), to: addr(token), input: erc20TransferData(DEV[1]!.address, 1000n) },
+      t.node.internals.app.evm.latestHeight(),
+    );
+    expect(r).toEqual({ gas, runs: 2 });
+  });
+
+  it('the SSTORE sentry (gas left must exceed 2300) decides the limit', async () => {
+    // The second SSTORE costs 100 gas but needs more than 2300 left.
+    const code = asm('PUSH1 1 PUSH0 SSTORE PUSH1 2 PUSH0 SSTORE STOP');
+    const gas = await expectExact({ from, to: X }, { [X]: { code } });
+    // 21000 + 2×PUSH (5) + cold SSTORE 22100 + sentry 2301 (the final 100 fits in it).
+    expect(gas).toBe(21_000n + 3n + 2n + 22_100n + 3n + 2n + 2_301n);
+    expect(await runsOf({ to: X }, { [X]: code })).toBe(2);
+  });
+
+  it('the 63/64 rule of a nested call', async () => {
+    const child = asm('PUSH1 1 PUSH0 SSTORE PUSH1 1 PUSH1 1 SSTORE PUSH1 1 PUSH1 2 SSTORE STOP');
+    const parent = asm(`${callAll(Y)} ${REQUIRE_OK}`);
+    await expectExact({ from, to: X }, { [X]: { code: parent }, [Y]: { code: child } });
+    expect(await runsOf({ to: X }, { [X]: parent, [Y]: child })).toBe(2);
+  });
+
+  it('two levels of nesting with an SSTORE after the inner call', async () => {
+    const z = '0x000000000000000000000000000000000000aa03';
+    const inner = asm('PUSH1 7 PUSH0 SSTORE STOP');
+    const middle = asm(`${callAll(z)} ISZERO @fail JUMPI PUSH1 1 PUSH1 9 SSTORE STOP fail: PUSH0 PUSH0 REVERT`);
+    const outer = asm(`${callAll(Y)} ${REQUIRE_OK}`);
+    await expectExact({ from, to: X }, { [X]: { code: outer }, [Y]: { code: middle }, [z]: { code: inner } });
+    expect(await runsOf({ to: X }, { [X]: outer, [Y]: middle, [z]: inner })).toBe(2);
+  });
+
+  it('a value-bearing call to a new account (9000 + 25000, 2300 stipend)', async () => {
+    const parent = asm(`${callAll(EOA, 1)} ${REQUIRE_OK}`);
+    await expectExact({ from, to: X }, { [X]: { code: parent, balance: '0x10' } });
+    const runs = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, t.node.internals.app.evm.latestHeight(), new Map([
+      [X.slice(2), { code: Buffer.from(parent.slice(2), 'hex'), balance: 16n }],
+    ]));
+    expect(runs.runs).toBe(2);
+  });
+
+  it('contract creation, code deposit included', async () => {
+    const runtime = asm(`${'PUSH1 1 POP '.repeat(40)} STOP`);
+    const gas = await expectExact({ from, input: deployCode(runtime) });
+    expect(gas).toBeGreaterThan(53_000n);
+    expect(await runsOf({ input: deployCode(runtime) })).toBe(2);
+  });
+
+  it('a child that burns all its gas: the fallback search still finds the minimum', async () => {
+    const parent = asm(`${callAll(Y)} POP PUSH1 1 PUSH0 SSTORE STOP`);
+    const args = { from, to: X };
+    const overrides = { [X]: { code: parent }, [Y]: { code: asm('INVALID') } };
+    await expectExact(args, overrides);
+    expect(await runsOf({ to: X }, { [X]: parent, [Y]: asm('INVALID') })).toBeGreaterThan(2);
+  });
+});
+
+describe('eth_estimateGas failures', () => {
+  it('a revert answers code 3 with the reason and the revert data', async () => {
+    const args = { from: DEV[5]!.address, to: token, input: hex(erc20TransferData(from, 1n)) };
+    const err = await req('eth_estimateGas', [args]).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 3, message: 'execution reverted: insufficient balance' });
+    expect((err as { data: string }).data).toMatch(/^0x08c379a0/);
+  });
+
+  it('a tx that needs more than the given gas: "gas required exceeds allowance"', async () => {
+    const err = await req('eth_estimateGas', [{ from, to: token, gas: '0x6000', input: hex(erc20TransferData(EOA, 1n)) }]).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: -32000, message: 'gas required exceeds allowance (24576)' });
+  });
+
+  it('a halting tx at the cap answers the vm error', async () => {
+    const err = await req('eth_estimateGas', [{ from, to: X }, 'latest', { [X]: { code: asm('INVALID') } }]).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: -32000 });
+  });
+});
+
+function addr(h: string): Address {
+  return new Address(new Uint8Array(Buffer.from(h.slice(2), 'hex')));
+}
