@@ -43,3 +43,13 @@ describe('devnet genesis', () => {
     expect(() => genesisFromJson(j)).toThrow(/no voting power/);
   });
 });
+
+describe('genesis/devnet.json', () => {
+  it('is what createDevnetGenesis() builds (but for the fixed genesis time)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const file = JSON.parse(readFileSync(new URL('../../genesis/devnet.json', import.meta.url), 'utf8'));
+    const built = genesisToJson(createDevnetGenesis({ genesisTime: { seconds: 1_767_225_600, nanos: 0 } }).genesis);
+    expect(JSON.parse(JSON.stringify(built))).toEqual(file);
+    expect(genesisFromJson(file).chainId).toBe('chainlet_9000-1');
+  });
+});

@@ -1,0 +1,21 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('package', () => {
+  // `npm install` / `npm ci` builds dist through the `prepare` script.
+  it.skipIf(!existsSync(`${root}/dist/index.js`))("`import { startNode } from 'chainlet'` works from the built package", () => {
+    const script = `
+      import { startNode, DEFAULT_CHAIN_ID } from 'chainlet';
+      const node = await startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
+      await node.mine(2);
+      console.log(JSON.stringify({ chainId: node.chainId, evm: node.evmChainId, height: node.height, def: DEFAULT_CHAIN_ID }));
+      await node.stop();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim())).toEqual({ chainId: 'chainlet_9000-1', evm: 9000, height: 2, def: 'chainlet_9000-1' });
+  });
+});
