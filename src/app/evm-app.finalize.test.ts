@@ -53,7 +53,10 @@ describe('FinalizeBlock', () => {
     expect(attrOf(ev, 'message', 'sender')).toBe(DEV_ADDRESS_0);
     expect(attrOf(ev, 'message', 'module')).toBe('evm');
     expect(attrOf(ev, 'message', 'tx_type')).toBe('0');
-    expect(ev.every((e) => e.attributes.every((a) => a.index))).toBe(true);
+    // Searchable attributes are indexed; bulky ones (amounts, log JSON) are not.
+    const indexed = ev.flatMap((e) => e.attributes.filter((a) => a.index).map((a) => `${e.type}.${a.key}`));
+    expect(indexed).toEqual(expect.arrayContaining(['ethereum_tx.ethereumTxHash', 'ethereum_tx.txHash', 'ethereum_tx.recipient', 'message.action', 'message.sender']));
+    expect(indexed).not.toContain('ethereum_tx.amount');
     expect(res.events.map((e) => e.type)).toEqual(['block_bloom', 'fee_market']);
     expect(attrOf(res.events, 'fee_market', 'base_fee')).toBe('1000000000');
   });

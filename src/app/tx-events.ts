@@ -8,7 +8,10 @@
  *   block_bloom  bloom (block level)
  *   fee_market   base_fee (block level)
  *
- * Every attribute is indexed, as a Cosmos SDK node with default settings does.
+ * Only the attributes people search by are marked `index: true` (hashes, parties, action,
+ * failure), as a Cosmos SDK node's `index-events` would be set for an EVM chain: indexing every
+ * attribute (a log's JSON, a 512-char bloom) doubled the cost of committing a block of transfers.
+ * Subscriptions match on every attribute whatever the flag.
  */
 import type { AbciEvent, EventAttribute } from '../abci/types.js';
 import type { RawLog } from './block-record.js';
@@ -34,7 +37,8 @@ export interface TxEventParams {
   blockHashHex: string;
 }
 
-const attr = (key: string, value: string): EventAttribute => ({ key, value, index: true });
+const INDEXED = new Set(['ethereumTxHash', 'txHash', 'recipient', 'ethereumTxFailed', 'action', 'sender', 'module']);
+const attr = (key: string, value: string): EventAttribute => ({ key, value, index: INDEXED.has(key) });
 
 export function ethereumTxEvents(p: TxEventParams): AbciEvent[] {
   const txAttrs = [
