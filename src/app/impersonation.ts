@@ -65,6 +65,7 @@ export function impersonationTransform(set: ImpersonationSet): (d: DecodedTx) =>
   return (d) => {
     const sender = impersonatedSender(d.tx);
     if (sender === undefined || !set.has(sender.toString())) return d;
+    if (d.senderHex === sender.toString()) return d; // already this sender's view
     const tx = Object.create(d.tx, {
       getSenderAddress: { value: () => sender },
       isSigned: { value: () => true },

@@ -23,7 +23,13 @@ export class DecodedTxCache {
     const hash = cometTxHash(bytes);
     const key = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase();
     const hit = this.entries.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      // A cached tx may have become an impersonated sender's since it was decoded.
+      if (this.transform === undefined) return hit;
+      const t = this.transform(hit);
+      if (t !== hit) this.entries.set(key, t);
+      return t;
+    }
     const decoded = decodeAppTx(bytes, common, hash);
     const d = this.transform === undefined ? decoded : this.transform(decoded);
     this.add(d);

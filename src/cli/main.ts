@@ -79,14 +79,15 @@ start.action(async (o: Record<string, string | undefined>) => {
     devnet: o.home ? undefined : { validators, chainId: o.chainId },
     offlineValidators: offline,
   }).catch((err: Error) => fail(err.message));
-  printBanner(node);
   const shutdown = async (sig: string) => {
     console.log(`\n${sig}: stopping…`);
     await node.stop();
     process.exit(0);
   };
+  // Installed before the banner says "Ctrl-C to stop", so a signal right after it is handled.
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  printBanner(node);
 });
 
 function fail(msg: string): never {

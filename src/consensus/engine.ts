@@ -61,6 +61,9 @@ export class ConsensusEngine {
   private nextTime: Timestamp | undefined;
   private readonly heightWaiters: { height: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private lastCommit: Commit;
+  /** Held while a height is produced and by `exclusive` (devnet control), so the two never interleave. */
+  private gate: Promise<void> = Promise.resolve();
+  private gateHolders = 0;
 
   constructor(
     private readonly d: ConsensusEngineDeps,
@@ -152,6 +155,59 @@ export class ConsensusEngine {
     return this.clockOffsetMs;
   }
 
+  // ───────────────────────────── devnet control (src/node/devnet) ─────────────────────────────
+
+  /** Runs `fn` between heights: no block is produced while it runs (so `fn` must not wait for one). */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.enterGate();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+
+  /** The chain head and the LastCommit for the next block (read inside `exclusive`). */
+  head(): { state: ChainState; lastCommit: Commit } {
+    return { state: this.state, lastCommit: this.lastCommit };
+  }
+
+  /** Replaces the head (after fast mining, a revert or a state load; call inside `exclusive`). */
+  resetHead(state: ChainState, lastCommit: Commit | undefined): void {
+    this.state = state;
+    this.lastCommit = lastCommit ?? EMPTY_COMMIT;
+    this.lastCommitAt = Date.now();
+    this.resolveHeightWaiters();
+    this.waker.wake();
+  }
+
+  /** The block clock (evm_increaseTime offset, evm_setNextBlockTimestamp), for snapshots. */
+  get clock(): { offsetMs: number; nextTime: Timestamp | undefined } {
+    return { offsetMs: this.clockOffsetMs, nextTime: this.nextTime };
+  }
+
+  set clock(c: { offsetMs: number; nextTime: Timestamp | undefined }) {
+    this.clockOffsetMs = c.offsetMs;
+    this.nextTime = c.nextTime;
+  }
+
+  private async enterGate(): Promise<() => void> {
+    const prev = this.gate;
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    this.gate = mine;
+    this.gateHolders++;
+    await prev;
+    return () => {
+      this.gateHolders--;
+      release();
+    };
+  }
+
+  private get gateBusy(): boolean {
+    return this.gateHolders > 0;
+  }
+
   // ───────────────────────────── production loop ─────────────────────────────
 
   private async run(): Promise<void> {
@@ -159,7 +215,14 @@ export class ConsensusEngine {
       while (!this.stopped) {
         await this.waitUntilProducing();
         if (this.stopped) break;
-        await this.produceHeight();
+        const contended = this.gateBusy;
+        const release = await this.enterGate();
+        try {
+          // Devnet control ran meanwhile (and may have changed the head or the mempool): decide again.
+          if (!contended && !this.stopped) await this.produceHeight();
+        } finally {
+          release();
+        }
       }
     } catch (err) {
       if (err instanceof NodeStoppedError) return;
@@ -316,6 +379,10 @@ export class ConsensusEngine {
       this.lastCommitAt = Date.now();
       if (this.forced > 0) this.forced--;
     });
+    this.resolveHeightWaiters();
+  }
+
+  private resolveHeightWaiters(): void {
     const h = this.state.lastBlockHeight;
     for (let i = this.heightWaiters.length - 1; i >= 0; i--) {
       const w = this.heightWaiters[i]!;

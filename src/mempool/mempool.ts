@@ -301,6 +301,7 @@ export class Mempool {
   flush(): void {
     this.pool.clear();
     this.cache.reset();
+    this.notifiedTxsAvailable = false; // the next executable tx is the first again
   }
 
   /** anvil_dropTransaction: removes a tx by sha256 or EVM hash; it may then be sent again. */
@@ -310,6 +311,7 @@ export class Mempool {
     const key = hexKey(t.hash);
     this.pool.removeByKey(key);
     this.cache.remove(key);
+    if (!this.pool.hasPending()) this.notifiedTxsAvailable = false; // the next executable tx is the first again
     return true;
   }
 

@@ -32,12 +32,16 @@ import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import { loadHome } from '../genesis/home.js';
 import { Mempool } from '../mempool/mempool.js';
 import { createBlockIndexer, type BlockIndexer } from '../store/block-indexer.js';
-import { createBlockStore, type BlockStore } from '../store/block-store.js';
+import type { BlockStore } from '../store/block-store.js';
 import { IndexerService } from '../store/indexer-service.js';
 import { StateStore } from '../store/state-store.js';
 import { createTxIndexer, type TxIndexer } from '../store/tx-indexer.js';
 import type { Timestamp } from '../types/time.js';
 import { VERSION } from '../version.js';
+import { DevnetControl } from './devnet/devnet-control.js';
+import { RangeRegistry } from './devnet/range-registry.js';
+import { RangeAwareBlockStore, rangeAwareBlockIndexer, rangeAwareStateStore, rangeVirtualBlocks } from './devnet/range-stores.js';
+import { Keystore } from './keystore/keystore.js';
 import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
 
@@ -96,6 +100,12 @@ export interface NodeInternals {
   executor: BlockExecutor;
   nodeKey: Ed25519Key | undefined;
   validators: LocalValidator[];
+  /** The root database every store is a sublevel of. */
+  db: Db;
+  /** evm_* / anvil_* / hardhat_* and miner_* operations (src/node/devnet). */
+  devnet: DevnetControl;
+  /** Password-protected accounts of the personal namespace (`<home>/keystore`, else in memory). */
+  keystore: Keystore;
 }
 
 let nodeCounter = 0;
@@ -151,11 +161,14 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const db = openDb(config);
   await db.open();
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
-  const blockStore = await createBlockStore(sub('blocks'));
-  const stateStore = await StateStore.open(sub('state'));
+  // Devnet fast mining keeps ranges of empty blocks as single records; the stores answer for them.
+  const ranges = await RangeRegistry.open(sub('devnet'));
+  const blockStore = await RangeAwareBlockStore.open(sub('blocks'), ranges);
+  const stateStore = rangeAwareStateStore(await StateStore.open(sub('state')), ranges);
   const txIndexer = config.txIndex.indexer === 'kv' ? await createTxIndexer(sub('txindex')) : undefined;
-  const blockIndexer = config.txIndex.indexer === 'kv' ? await createBlockIndexer(sub('blockindex')) : undefined;
+  const blockIndexer = config.txIndex.indexer === 'kv' ? rangeAwareBlockIndexer(await createBlockIndexer(sub('blockindex')), ranges) : undefined;
   const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: logger.child({ module: 'app' }), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
+  app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
   const eventBus = new EventBus();
   const mempool = new Mempool(app, config.mempool, { logger: logger.child({ module: 'mempool' }) });
   const indexer = new IndexerService(txIndexer, blockIndexer, stateStore);
@@ -171,9 +184,14 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     state,
     lastCommit,
   );
+  const devnet = new DevnetControl(
+    { db, chainId: genesis.chainId, ranges, blockStore, stateStore, indexer, app, mempool, consensus, eventBus, validators, logger: logger.child({ module: 'devnet' }) },
+    { intervalMs: config.consensus.timeoutCommitMs },
+  );
+  const keystore = new Keystore({ dir: config.home ? join(config.home, 'keystore') : undefined });
   consensus.start();
 
-  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators };
+  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore };
   let servers: RunningServers | undefined;
   let stopped = false;
 
@@ -201,6 +219,8 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
       stopped = true;
       await disposeDebug(node);
       await servers?.stop();
+      keystore.close();
+      await devnet.close();
       await consensus.stop();
       await indexer.flush().catch((err: unknown) => logger.error({ err }, 'indexing failed'));
       eventBus.close();

@@ -14,6 +14,7 @@ import { SUGGESTED_TIP } from './fees.js';
 import { data } from './hex.js';
 import { submitRaw } from './transaction.js';
 import type { TxArgs } from './tx-args.js';
+import { senderEnvFor } from './namespaces/senders.js';
 
 interface NativeSecp256k1 {
   ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
@@ -63,6 +64,8 @@ async function nextNonce(env: EthEnv, address: Address): Promise<bigint> {
 
 /** Handler for `eth_sendTransaction`. */
 export async function sendTransaction(env: EthEnv, [args]: [TxArgs]): Promise<string> {
+  // A `from` that is no dev account may be an unlocked keystore account (geth) or an impersonated address (Anvil).
+  if (args.from !== undefined && !env.signers.some((d) => d.address.equals(args.from!))) env = (await senderEnvFor(env, args.from)) ?? env;
   const s = signer(env, args.from);
   if (args.chainId !== undefined && args.chainId !== env.chainId) {
     throw new ServerError(`chainId does not match node's (have=${args.chainId}, want=${env.chainId})`);

@@ -13,6 +13,7 @@ import type { JsonRpcConfig } from '../../config/types.js';
 import type { ChainletNode } from '../../node/node.js';
 import { VERSION } from '../../version.js';
 import { CallService } from './call-service.js';
+import { createNamespaceServices, type NamespaceServices } from './namespaces/services.js';
 import { CallExecutor } from './exec/call-executor.js';
 import { FilterRegistry } from './filter-registry.js';
 import { GenesisAwareView } from './genesis-block.js';
@@ -54,6 +55,8 @@ export interface EthEnv {
   readonly filters: FilterRegistry;
   readonly clientVersion: string;
   readonly logger: Logger;
+  /** personal / admin / miner / devnet services (src/rpc/eth/namespaces/services.ts). */
+  readonly namespaces?: NamespaceServices;
 }
 
 export function clientVersion(): string {
@@ -104,5 +107,6 @@ export function createEthEnv(node: ChainletNode): EthEnv {
     filters: new FilterRegistry(view, txpool, { timeoutMs: config.filterTimeoutMs, cap: config.filterCap }),
     clientVersion: clientVersion(),
     logger,
+    namespaces: createNamespaceServices(node),
   };
 }

@@ -35,6 +35,7 @@ import {
   type Decoder,
 } from './params.js';
 import { DEBUG_ROUTES } from './namespaces/debug.js';
+import { NODE_NAMESPACE_ROUTES } from './namespaces/node-namespaces.js';
 import { TXPOOL_ROUTES } from './namespaces/txpool.js';
 import * as pubsub from './pubsub.js';
 import { route, type AnyEthRoute } from './route.js';
@@ -194,7 +195,7 @@ const NET = [
   route('net_peerCount', { params: [], handler: net.peerCount, doc: 'Always `0`, as a JSON number (as Cosmos EVM).' }),
 ] as const;
 
-export const ETH_ROUTES = Object.freeze([...ETH, ...WEB3, ...NET, ...TXPOOL_ROUTES, ...DEBUG_ROUTES]) satisfies readonly AnyEthRoute[];
+export const ETH_ROUTES = Object.freeze([...ETH, ...WEB3, ...NET, ...TXPOOL_ROUTES, ...DEBUG_ROUTES, ...NODE_NAMESPACE_ROUTES]) satisfies readonly AnyEthRoute[];
 
 /** Every method name the table serves (aliases excluded). */
 export type EthMethod = (typeof ETH_ROUTES)[number]['method'];

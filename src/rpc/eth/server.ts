@@ -8,6 +8,7 @@
 import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
 import type { WsSession } from './route.js';
+import { listenerControl, ManagedListener } from './namespaces/listener-control.js';
 import { createEthService } from './service.js';
 
 export interface RunningEthRpc {
@@ -87,45 +88,49 @@ export async function startEthRpc(node: ChainletNode): Promise<RunningEthRpc> {
     logger: log,
   };
 
-  const servers: RunningServer[] = [];
-  try {
-    const http = listenAddress(cfg.address);
-    servers.push(await startHttpServer({ ...common, host: http.host, port: http.port }));
-    const ws = listenAddress(cfg.wsAddress);
-    servers.push(
-      await startHttpServer({
-        ...common,
-        host: ws.host,
-        port: ws.port,
-        websocket: {
-          path: '*',
-          maxPayloadBytes: cfg.maxBodyBytes,
-          allowedOrigins: cfg.wsOrigins,
-          handlers: {
-            onOpen: (c) => void sessionOf(c),
-            onMessage: (c, text) => {
-              const session = sessionOf(c);
-              dispatcher.handleBody(text, { session }).then(
-                (out) => {
-                  if (out !== undefined && !c.closed) c.send(out);
-                },
-                (err: unknown) => log.error({ err }, 'websocket request failed'),
-              );
-            },
-            onClose: (c) => {
-              sessions.get(c)?.closed();
-              sessions.delete(c);
-            },
+  // Managed listeners, so admin_stopHTTP / admin_startHTTP (and WS) can really stop and restart them.
+  const httpAddr = listenAddress(cfg.address);
+  const wsAddr = listenAddress(cfg.wsAddress);
+  const http = new ManagedListener('HTTP', httpAddr.host, httpAddr.port, (host, port) => startHttpServer({ ...common, host, port }));
+  const ws = new ManagedListener('WebSocket', wsAddr.host, wsAddr.port, (host, port) =>
+    startHttpServer({
+      ...common,
+      host,
+      port,
+      websocket: {
+        path: '*',
+        maxPayloadBytes: cfg.maxBodyBytes,
+        allowedOrigins: cfg.wsOrigins,
+        handlers: {
+          onOpen: (c) => void sessionOf(c),
+          onMessage: (c, text) => {
+            const session = sessionOf(c);
+            dispatcher.handleBody(text, { session }).then(
+              (out) => {
+                if (out !== undefined && !c.closed) c.send(out);
+              },
+              (err: unknown) => log.error({ err }, 'websocket request failed'),
+            );
+          },
+          onClose: (c) => {
+            sessions.get(c)?.closed();
+            sessions.delete(c);
           },
         },
-      }),
-    );
+      },
+    }),
+  );
+  let httpServer: RunningServer;
+  let wsServer: RunningServer;
+  try {
+    httpServer = await http.open();
+    wsServer = await ws.open();
   } catch (err) {
-    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all([http.close(), ws.close()]);
     service.close();
     throw err;
   }
-  const [httpServer, wsServer] = servers as [RunningServer, RunningServer];
+  if (service.env.namespaces) service.env.namespaces.listeners = listenerControl(http, ws);
   log.info({ http: httpServer.url, ws: wsServer.wsUrl }, 'ethereum json-rpc listening');
   let stopped = false;
   return {
@@ -134,7 +139,7 @@ export async function startEthRpc(node: ChainletNode): Promise<RunningEthRpc> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      await Promise.all(servers.map((s) => s.stop()));
+      await Promise.all([http.close(), ws.close()]);
       for (const s of sessions.values()) s.closed();
       sessions.clear();
       service.close();

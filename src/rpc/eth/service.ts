@@ -16,9 +16,13 @@ export interface EthService {
 export function createEthService(node: ChainletNode): EthService {
   const env = createEthEnv(node);
   const dispatcher = new EthDispatcher(env, enabledNamespaces(node.config.jsonRpc.api, node.config.evm.devnet));
+  const forget = node.internals.devnet.onChange(() => env.calls.executor.forget());
   return {
     env,
     dispatcher,
-    close: () => env.filters.close(),
+    close: () => {
+      forget();
+      env.filters.close();
+    },
   };
 }

@@ -86,6 +86,12 @@ export class CallExecutor {
     else this.idle.push(evm);
   }
 
+  /** Drops memoised readers and block environments (a devnet revert, state load or state edit makes them stale). */
+  forget(): void {
+    this.readers.clear();
+    this.blocks.clear();
+  }
+
   /** A memoised reader of the state after block `height` (throws for a height the app lacks). */
   readerAt(height: number): Promise<StateReader> {
     let p = this.readers.get(height);

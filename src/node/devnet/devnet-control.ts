@@ -1,0 +1,250 @@
+/**
+ * Devnet control: what the evm_* / anvil_* / hardhat_* and miner_* methods do to a node, as one
+ * object the node builds at start (node.ts) and the RPC reaches through a narrow interface.
+ * Every operation that touches the chain runs between heights (`consensus.exclusive`).
+ *
+ *   mining      mine(n) (one EmptyRange for the empty blocks), automine / interval, miner start/stop
+ *   time        increaseTime, setNextBlockTimestamp
+ *   snapshots   snapshot / revert (Hardhat semantics)
+ *   surgery     setBalance / setCode / setNonce / setStorageAt on the latest state, coinbase,
+ *               minimum gas price, block gas limit
+ *   accounts    impersonation (marker-signed txs accepted for the impersonated senders)
+ *   mempool     dropTransaction, dropAllTransactions
+ *   state       dumpState / loadState (the whole db; blocks, receipts and logs included)
+ */
+import type { Address } from '@ethereumjs/util';
+import type { AppMeta } from '../../app/app-store.js';
+import type { ChainState } from '../../consensus/chain-state.js';
+import { impersonationTransform, ImpersonationSet } from '../../app/impersonation.js';
+import { editLatestState, type AccountEdit } from '../../app/state-surgery.js';
+import { timestampFromMs } from '../../types/time.js';
+import { DevnetStoppedError, InvalidStateDumpError } from './errors.js';
+import { checkTimestamp, mineBlocks, MiningMode, type MineOptions } from './mining.js';
+import { appOf, type DevnetParts } from './parts.js';
+import { reloadFromDb } from './reload.js';
+import { SnapshotManager } from './snapshots.js';
+import { dumpDb, loadDb, readDump } from './state-dump.js';
+
+export interface DevnetControlOptions {
+  /** The configured interval of `interval` mode (consensus timeout_commit). */
+  intervalMs: number;
+}
+
+/**
+ * What changed underneath readers that cache by height: `reset` = the chain went back or was
+ * replaced (revert, loadState: a height may now hold another block); `state` = the latest state
+ * or the next block's parameters were edited in place (surgery, gas price / limit).
+ */
+export interface DevnetChange {
+  kind: 'reset' | 'state';
+  height: number;
+}
+
+type ChangeListener = (change: DevnetChange) => void;
+
+export class DevnetControl {
+  readonly impersonated = new ImpersonationSet();
+  readonly mining: MiningMode;
+  private readonly snapshots: SnapshotManager;
+  private readonly changeListeners = new Set<ChangeListener>();
+  private closed = false;
+
+  constructor(
+    private readonly parts: DevnetParts,
+    opts: DevnetControlOptions,
+  ) {
+    this.mining = new MiningMode(parts, opts.intervalMs);
+    this.snapshots = new SnapshotManager(parts);
+    appOf(parts).txCache.transform = impersonationTransform(this.impersonated);
+  }
+
+  get height(): number {
+    return this.parts.consensus.height;
+  }
+
+  // ── mining ───────────────────────────────────────────────────────────────────────────────
+
+  /** Mines `count` blocks now (evm_mine, anvil_mine); resolves with the new heights' bounds. */
+  mine(count = 1, opts: MineOptions = {}): Promise<{ from: number; to: number } | undefined> {
+    this.live();
+    return mineBlocks(this.parts, count, opts);
+  }
+
+  // ── time ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Moves the block clock forward; returns the total offset in seconds. */
+  increaseTime(seconds: number): number {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`time increase must be a non-negative number of seconds, got ${seconds}`);
+    return Math.floor(this.parts.consensus.increaseTime(seconds * 1000) / 1000);
+  }
+
+  /** The timestamp (Unix seconds) of the next block; must be after the latest block's. */
+  setNextBlockTimestamp(seconds: number): void {
+    checkTimestamp(this.parts, seconds);
+    this.parts.consensus.setNextBlockTime(timestampFromMs(seconds * 1000));
+  }
+
+  // ── snapshots ────────────────────────────────────────────────────────────────────────────
+
+  snapshot(): Promise<number> {
+    this.live();
+    return this.parts.consensus.exclusive(() => this.snapshots.take());
+  }
+
+  async revert(id: number): Promise<boolean> {
+    this.live();
+    const ok = await this.parts.consensus.exclusive(() => this.snapshots.revert(id));
+    if (ok) this.notify('reset');
+    return ok;
+  }
+
+  // ── account surgery ──────────────────────────────────────────────────────────────────────
+
+  setBalance(address: Address, wei: bigint): Promise<void> {
+    return this.edit(address, { balance: wei });
+  }
+
+  setNonce(address: Address, nonce: bigint): Promise<void> {
+    return this.edit(address, { nonce });
+  }
+
+  setCode(address: Address, code: Uint8Array): Promise<void> {
+    return this.edit(address, { code });
+  }
+
+  setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.edit(address, { storage: [[slot, value]] });
+  }
+
+  /** The EVM coinbase of the next blocks (miner_setEtherbase, anvil_setCoinbase); undefined = the proposer. */
+  setCoinbase(address: Address | undefined): void {
+    this.parts.app.evm.setCoinbase(address);
+  }
+
+  /** The minimum gas price CheckTx asks for, and the base fee floor (miner_setGasPrice, anvil_setMinGasPrice). */
+  setMinGasPrice(wei: bigint): Promise<void> {
+    return this.editMeta((m) => ({ ...m, config: { ...m.config, minGasPrice: wei.toString() } }));
+  }
+
+  /** The block gas limit of the next blocks (miner_setGasLimit, evm_setBlockGasLimit): consensus max_gas. */
+  async setBlockGasLimit(gas: bigint): Promise<void> {
+    if (gas <= 0n || gas > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`gas limit must be positive, got ${gas}`);
+    const maxGas = Number(gas);
+    await this.editMeta((m) => ({ ...m, config: { ...m.config, maxGas } }), (state) => ({
+      ...state,
+      consensusParams: { ...state.consensusParams, block: { ...state.consensusParams.block, maxGas } },
+      lastHeightConsensusParamsChanged: state.lastBlockHeight + 1,
+    }));
+  }
+
+  // ── impersonation and the mempool ────────────────────────────────────────────────────────
+
+  impersonate(address: Address): void {
+    this.impersonated.add(address.toString());
+  }
+
+  stopImpersonating(address: Address): boolean {
+    return this.impersonated.remove(address.toString());
+  }
+
+  setAutoImpersonate(on: boolean): void {
+    this.impersonated.auto = on;
+  }
+
+  /** Removes a pending tx (EVM or CometBFT hash); false if the mempool does not hold it. */
+  dropTransaction(hash: Uint8Array): boolean {
+    return this.parts.mempool.removeTx(hash);
+  }
+
+  dropAllTransactions(): void {
+    this.parts.mempool.flush();
+  }
+
+  // ── state dump ───────────────────────────────────────────────────────────────────────────
+
+  /** Every db entry of the node (gzip), for loadState here or in another node of the same chain. */
+  dumpState(): Promise<Uint8Array> {
+    this.live();
+    return this.parts.consensus.exclusive(async () => {
+      await this.parts.indexer.flush();
+      return dumpDb(this.parts.db, { chainId: this.parts.chainId, height: this.height });
+    });
+  }
+
+  /** Replaces the node's state with a dump's (blocks, receipts, logs, state); snapshots are dropped. */
+  async loadState(dump: Uint8Array): Promise<void> {
+    this.live();
+    const { header, entries } = readDump(dump);
+    if (header.chainId !== this.parts.chainId) throw new InvalidStateDumpError(`dump of chain ${header.chainId}, this node runs ${this.parts.chainId}`);
+    await this.parts.consensus.exclusive(async () => {
+      await this.parts.indexer.flush();
+      await this.snapshots.clear();
+      await loadDb(this.parts.db, entries);
+      await reloadFromDb(this.parts);
+    });
+    this.notify('reset');
+  }
+
+  // ── lifecycle ────────────────────────────────────────────────────────────────────────────
+
+  /** Called after a change that makes caches keyed by height stale (see DevnetChange). */
+  onChange(listener: ChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.snapshots.clear();
+    this.changeListeners.clear();
+  }
+
+  private live(): void {
+    if (this.closed) throw new DevnetStoppedError();
+  }
+
+  private notify(kind: DevnetChange['kind']): void {
+    for (const l of [...this.changeListeners]) {
+      try {
+        l({ kind, height: this.height });
+      } catch (err) {
+        this.parts.logger.error({ err }, 'devnet change listener failed');
+      }
+    }
+  }
+
+  private async edit(address: Address, edit: AccountEdit): Promise<void> {
+    this.live();
+    await this.parts.consensus.exclusive(async () => {
+      const root = await editLatestState(appOf(this.parts), address, edit);
+      // The next header's app_hash names the state it builds on.
+      await this.moveHead((s) => ({ ...s, appHash: root }));
+    });
+    this.notify('state');
+  }
+
+  private async editMeta(
+    fn: (m: AppMeta) => AppMeta,
+    head?: (s: ChainState) => ChainState,
+  ): Promise<void> {
+    this.live();
+    await this.parts.consensus.exclusive(async () => {
+      const app = appOf(this.parts);
+      const meta = app.meta();
+      if (meta === undefined) throw new Error('the app has no chain yet');
+      const next = fn(meta);
+      await app.store.commit([], next);
+      app.setMeta(next);
+      if (head) await this.moveHead(head);
+    });
+    this.notify('state');
+  }
+
+  private async moveHead(fn: (s: ChainState) => ChainState): Promise<void> {
+    const { state, lastCommit } = this.parts.consensus.head();
+    const next = fn(state);
+    await this.parts.stateStore.save(next);
+    this.parts.consensus.resetHead(next, lastCommit);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Errors of devnet control. Texts that clients match on follow Hardhat / Anvil where they have
+ * one (e.g. the timestamp error of evm_setNextBlockTimestamp).
+ */
+
+export class DevnetError extends Error {
+  override name = 'DevnetError';
+}
+
+/** The fast path cannot mine these heights (the caller mines them one by one instead). */
+export class RangeNotApplicableError extends DevnetError {
+  override name = 'RangeNotApplicableError';
+  constructor(readonly reason: string) {
+    super(`empty blocks cannot be mined as a range: ${reason}`);
+  }
+}
+
+/** evm_setNextBlockTimestamp / evm_mine with a timestamp not after the latest block. */
+export class TimestampTooLowError extends DevnetError {
+  override name = 'TimestampTooLowError';
+  constructor(
+    readonly timestamp: number,
+    readonly latest: number,
+  ) {
+    super(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${latest}`);
+  }
+}
+
+/** loadState of a dump that is not a Chainlet dump of this chain. */
+export class InvalidStateDumpError extends DevnetError {
+  override name = 'InvalidStateDumpError';
+  constructor(readonly detail: string) {
+    super(`invalid state dump: ${detail}`);
+  }
+}
+
+/** A devnet operation on a node that is stopping or stopped. */
+export class DevnetStoppedError extends DevnetError {
+  override name = 'DevnetStoppedError';
+  constructor() {
+    super('the node is stopped');
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Mining on demand (evm_mine, anvil_mine / hardhat_mine, miner_*) and the production mode
+ * (evm_setAutomine, evm_setIntervalMining, miner_start / miner_stop).
+ *
+ *   mine(n): blocks with executable mempool txs ── one by one, through consensus rounds
+ *            the empty rest                      ── one EmptyRange (fast-mine.ts) when n > 1
+ *
+ * Blocks mined together are `interval` apart (default 1 s, as hardhat_mine); the first one gets
+ * the requested timestamp, else the next-block timestamp, else the clock.
+ */
+import { timestampFromMs, timestampToMs, type Timestamp } from '../../types/time.js';
+import { RangeNotApplicableError, TimestampTooLowError } from './errors.js';
+import { announceRange, mineEmptyRange } from './fast-mine.js';
+import type { DevnetParts } from './parts.js';
+
+export interface MineOptions {
+  /** Unix seconds of the first block. */
+  timestamp?: number;
+  /** Seconds between the blocks (default 1). */
+  interval?: number;
+}
+
+/** Mines `count` blocks now; resolves with the first and last new heights (undefined for 0). */
+export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOptions = {}): Promise<{ from: number; to: number } | undefined> {
+  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`block count must be a non-negative integer, got ${count}`);
+  if (count === 0) return undefined;
+  const { consensus, mempool } = parts;
+  const intervalMs = Math.round((opts.interval ?? 1) * 1000);
+  if (opts.timestamp !== undefined) checkTimestamp(parts, opts.timestamp);
+  let next: Timestamp | undefined = opts.timestamp === undefined ? undefined : { seconds: opts.timestamp, nanos: 0 };
+  const from = consensus.height + 1;
+  let remaining = count;
+  const mineOne = async () => {
+    await consensus.mine(1, next ? { timestamp: next } : {});
+    next = timestampFromMs(timestampToMs(consensus.head().state.lastBlockTime) + intervalMs);
+    remaining--;
+  };
+  while (remaining > 0) {
+    if (remaining === 1 || hasExecutableTxs(mempool)) {
+      await mineOne();
+      continue;
+    }
+    try {
+      const range = await consensus.exclusive(async () => {
+        if (hasExecutableTxs(mempool)) throw new RangeNotApplicableError('transactions are pending');
+        return mineEmptyRange(parts, remaining, { timestamp: next, intervalMs });
+      });
+      remaining = 0;
+      announceRange(parts, range);
+    } catch (e) {
+      if (!(e instanceof RangeNotApplicableError)) throw e;
+      parts.logger.debug({ reason: e.reason }, 'mining blocks one by one');
+      await mineOne();
+    }
+  }
+  return { from, to: from + count - 1 };
+}
+
+function hasExecutableTxs(mempool: DevnetParts['mempool']): boolean {
+  return mempool.reapMaxBytesMaxGas(-1, -1).length > 0;
+}
+
+/** Hardhat refuses a timestamp not after the latest block's. */
+export function checkTimestamp(parts: DevnetParts, seconds: number): void {
+  const { state } = parts.consensus.head();
+  if (state.lastBlockHeight === 0) return;
+  const latest = state.lastBlockTime.seconds;
+  if (!Number.isSafeInteger(seconds) || seconds <= latest) throw new TimestampTooLowError(seconds, latest);
+}
+
+/**
+ * The block production mode as devnet users set it: automine and interval mining are two
+ * switches (Hardhat); miner_stop pauses whatever they say until miner_start.
+ */
+export class MiningMode {
+  private automine: boolean;
+  private intervalMs: number;
+  private stopped = false;
+
+  constructor(private readonly parts: DevnetParts, configIntervalMs: number) {
+    const mode = parts.consensus.productionMode;
+    this.automine = mode === 'automine';
+    this.intervalMs = mode === 'interval' ? configIntervalMs : 0;
+  }
+
+  get isAutomine(): boolean {
+    return this.automine;
+  }
+
+  /** 0 when interval mining is off. */
+  get interval(): number {
+    return this.intervalMs;
+  }
+
+  get isMining(): boolean {
+    return !this.stopped;
+  }
+
+  setAutomine(on: boolean): void {
+    this.automine = on;
+    this.apply();
+  }
+
+  setInterval(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`interval must be a non-negative number of milliseconds, got ${ms}`);
+    this.intervalMs = Math.round(ms);
+    this.apply();
+  }
+
+  /** miner_stop: no blocks until miner_start (evm_mine still mines on demand). */
+  stop(): void {
+    this.stopped = true;
+    this.apply();
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.apply();
+  }
+
+  private apply(): void {
+    const c = this.parts.consensus;
+    if (this.stopped) c.setMode('manual');
+    else if (this.automine) c.setMode('automine');
+    else if (this.intervalMs > 0) c.setMode('interval', this.intervalMs);
+    else c.setMode('manual');
+  }
+}
