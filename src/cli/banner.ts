@@ -15,7 +15,7 @@ export function printBanner(node: ChainletNode): void {
     out.push('', 'Wallet', '==================', `Mnemonic:          ${DEV_MNEMONIC}`, `Derivation path:   m/44'/60'/0'/0/`, '');
   }
   out.push(`Chain ID (Cosmos): ${node.chainId}`, `Chain ID (EVM):    ${node.evmChainId}`);
-  out.push(`Validators:        ${node.internals.validators.map((v) => toHexUpper(v.address).slice(0, 12)).join(', ')}`);
+  out.push(`Validators:        ${node.internals.validators.map((v) => `${toHexUpper(v.address).slice(0, 12)}${v.online ? '' : ' (offline)'}`).join(', ')}`);
   out.push(`Block production:  ${node.config.consensus.mode}`, '');
   const u = node.urls;
   if (u.rpc) out.push(`CometBFT RPC:      ${u.rpc}  (WebSocket ${u.rpcWs})`);

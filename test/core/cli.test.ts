@@ -74,6 +74,42 @@ describe('cli', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it('start --validators 4 --offline-validators 3: an in-memory devnet with one validator offline keeps producing', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', cli, 'start', '--validators', '4', '--offline-validators', '3', '--mode', 'interval', '--block-time', '20', '--consensus.timeout_propose', '100ms', '--consensus.timeout_prevote', '20ms', '--consensus.timeout_precommit', '20ms', '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--log-level', 'silent'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no banner: ${out}`)), 25_000);
+        child.stdout.on('data', () => {
+          if (out.includes('Ctrl-C to stop')) {
+            clearTimeout(t);
+            resolve();
+          }
+        });
+      });
+      const validatorsLine = out.split('\n').find((l) => l.startsWith('Validators:'))!;
+      expect(validatorsLine.split(',')).toHaveLength(4);
+      expect(validatorsLine.match(/\(offline\)/g)).toHaveLength(1);
+      const rpc = /CometBFT RPC:\s+(\S+)/.exec(out)![1]!;
+      // Heights advance past a round whose proposer is the offline validator.
+      let height = 0;
+      for (let i = 0; i < 100 && height < 6; i++) {
+        const status = (await (await fetch(`${rpc}/status`)).json()) as { result: { sync_info: { latest_block_height: string } } };
+        height = Number(status.result.sync_info.latest_block_height);
+        if (height < 6) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(height).toBeGreaterThanOrEqual(6);
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }, 60_000);
+
   it('a node stopped with stop() leaves nothing behind: the process exits by itself', () => {
     const fixture = fileURLToPath(new URL('../fixtures/start-stop.ts', import.meta.url));
     const r = spawnSync(process.execPath, ['--import', 'tsx', fixture], { encoding: 'utf8', timeout: 30_000 });
