@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,21 @@ import { startNode } from '../../src/node/node.js';
 const cli = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'chainlet-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Resolves with what `chainlet start` printed once its banner is complete. */
+function banner(child: ChildProcessWithoutNullStreams | ReturnType<typeof spawn>): Promise<string> {
+  let out = '';
+  return new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no banner: ${out}`)), 25_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      if (out.includes('Ctrl-C to stop')) {
+        clearTimeout(t);
+        resolve(out);
+      }
+    });
+  });
+}
 
 const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', timeout: 30_000 });
 
@@ -54,17 +69,7 @@ describe('cli', () => {
     const home = join(tmp, 'h1');
     expect(run('init', '--home', home).status).toBe(0);
     const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--home', home, '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no banner: ${out}`)), 25_000);
-      child.stdout.on('data', () => {
-        if (out.includes('Ctrl-C to stop')) {
-          clearTimeout(t);
-          resolve();
-        }
-      });
-    });
+    const out = await banner(child);
     expect(out).toContain('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(out).toContain('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
     expect(out).toContain('Chain ID (EVM):    9000');
@@ -80,18 +85,8 @@ describe('cli', () => {
       ['--import', 'tsx', cli, 'start', '--validators', '4', '--offline-validators', '3', '--mode', 'interval', '--block-time', '20', '--consensus.timeout_propose', '100ms', '--consensus.timeout_prevote', '20ms', '--consensus.timeout_precommit', '20ms', '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--log-level', 'silent'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
     try {
-      await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no banner: ${out}`)), 25_000);
-        child.stdout.on('data', () => {
-          if (out.includes('Ctrl-C to stop')) {
-            clearTimeout(t);
-            resolve();
-          }
-        });
-      });
+      const out = await banner(child);
       const validatorsLine = out.split('\n').find((l) => l.startsWith('Validators:'))!;
       expect(validatorsLine.split(',')).toHaveLength(4);
       expect(validatorsLine.match(/\(offline\)/g)).toHaveLength(1);
