@@ -26,6 +26,7 @@ export interface ChainCursor {
   initialHeight(): number;
   genesisRoot(): Uint8Array;
   nextBaseFee(): bigint;
+  minGasPrice(): bigint;
   chainInfo(): { chainId: bigint; denom: string; bech32Prefix: string };
 }
 
@@ -106,6 +107,10 @@ export class ChainView implements EvmView {
 
   nextBaseFee(): bigint {
     return this.cursor.nextBaseFee();
+  }
+
+  minGasPrice(): bigint {
+    return this.cursor.minGasPrice();
   }
 
   setCoinbase(addr: Address | undefined): void {

@@ -84,7 +84,8 @@ interface FinalizedBlock {
 export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
   const store = new AppStore(opts.db);
   const trieDb = new LevelTrieDB(store.trie, { cacheSize: opts.trieCacheSize });
-  const meta = await store.loadMeta();
+  let meta = await store.loadMeta();
+  if (meta !== undefined && opts.minGasPrice !== undefined) meta = { ...meta, config: { ...meta.config, minGasPrice: opts.minGasPrice.toString() } };
   const config = meta?.config ?? defaultChainConfig();
   const root = meta === undefined ? undefined : fromHex(meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot);
   const runtime = await createRuntime(trieDb, commonOptsOf(config), root);
@@ -120,6 +121,7 @@ export class EvmApp implements Application {
         initialHeight: () => this.meta?.config.initialHeight ?? 1,
         genesisRoot: () => (this.meta === undefined ? EMPTY_TRIE_ROOT : fromHex(this.meta.genesisRoot)),
         nextBaseFee: () => this.nextBaseFee(),
+        minGasPrice: () => this.minGasPrice(),
         chainInfo: () => {
           const c = this.config();
           return { chainId: BigInt(c.chainId), denom: c.denom, bech32Prefix: c.bech32Prefix };
@@ -352,9 +354,12 @@ export class EvmApp implements Application {
     return fromHex(m.lastHeight > 0 ? m.lastAppHash : m.genesisRoot);
   }
 
-  /** The option wins over the genesis value (a node may be restarted with another min gas price). */
+  /**
+   * The stored chain config's value. The option is applied to it at InitChain and at every start
+   * (a node may be restarted with another min gas price); a devnet edit then wins until the next start.
+   */
   private minGasPrice(): bigint {
-    return this.opts.minGasPrice ?? BigInt(this.config().minGasPrice);
+    return this.meta === undefined ? (this.opts.minGasPrice ?? BigInt(this.config().minGasPrice)) : BigInt(this.meta.config.minGasPrice);
   }
 
   private nextBaseFee(): bigint {

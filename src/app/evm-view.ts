@@ -91,6 +91,8 @@ export interface EvmView {
   stateAt(height: number): Promise<MerkleStateManager>;
   /** Base fee of the next block. */
   nextBaseFee(): bigint;
+  /** The minimum gas price CheckTx asks for now (config, genesis, or a devnet edit). */
+  minGasPrice(): bigint;
   /** Overrides the EVM coinbase of the next blocks (undefined: the proposer's address). */
   setCoinbase(addr: Address | undefined): void;
   /** Called after each Commit; returns the unsubscribe function. */

@@ -70,8 +70,8 @@ describe('POST /v2/info/balances', () => {
     });
   });
 
-  it('prices an unpriced denom at "0"', async () => {
-    const f2 = await startRoutingNode();
+  it('prices a denom whose configured price is empty (or absent) at "0"', async () => {
+    const f2 = await startRoutingNode({ routing: { prices: { achainlet: '' } } });
     try {
       const r = await postJson(`${f2.url}/v2/info/balances`, { chains: { [EVM_CHAIN_ID]: { address: HOLDER, denoms: ['achainlet'] } } });
       expect(r.body.chains[EVM_CHAIN_ID].denoms.achainlet).toMatchObject({ price: '0', value_usd: '0' });

@@ -87,7 +87,7 @@ export async function postJson<T = any>(url: string, body: unknown, headers: Rec
 }
 
 /** Polls /v2/tx/status (as the official client does, but faster) until `done` or the deadline. */
-export async function pollStatus(url: string, chainId: string, txHash: string, done: (state: string) => boolean, timeoutMs = 10_000): Promise<any[]> {
+export async function pollStatus(url: string, chainId: string, txHash: string, done: (state: string) => boolean, timeoutMs = 20_000): Promise<any[]> {
   const seen: any[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {

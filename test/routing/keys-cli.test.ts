@@ -45,7 +45,7 @@ afterAll(async () => {
 
 const statusWith = async (key: string) => (await fetch(`${f.url}/v2/info/chains`, { headers: { authorization: key } })).status;
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

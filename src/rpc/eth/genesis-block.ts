@@ -69,6 +69,9 @@ export class GenesisAwareView implements EvmView {
   nextBaseFee(): bigint {
     return this.inner.nextBaseFee();
   }
+  minGasPrice(): bigint {
+    return this.inner.minGasPrice();
+  }
   setCoinbase(addr: Address | undefined): void {
     this.inner.setCoinbase(addr);
   }

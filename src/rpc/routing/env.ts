@@ -124,7 +124,6 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
   const { app, mempool, txIndexer, blockStore } = node.internals;
   const evm = app.evm;
   const genesis = parseEvmGenesis(node.genesis.appState);
-  const minGasPrice = node.config.evm.minGasPrice > 0n ? node.config.evm.minGasPrice : genesis.minGasPrice;
   const name = chainNameOf(node.chainId);
   const chain: HostedChain = Object.freeze({
     cosmosChainId: node.chainId,
@@ -167,6 +166,8 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
 
     gasPrices() {
       const base = evm.nextBaseFee();
+      // Read live: miner_setGasPrice / anvil_setMinGasPrice change it on a running node.
+      const minGasPrice = evm.minGasPrice();
       const low = base > minGasPrice ? base : minGasPrice;
       const high = 2n * base > minGasPrice ? 2n * base : minGasPrice;
       return { low, average: (low + high + 1n) / 2n, high };

@@ -90,8 +90,25 @@ async function foundPage(ctx: RouteContext, f: FoundTx): Promise<string> {
   ]);
 }
 
+/**
+ * The committed tx for `hash`. Without a tx indexer only the Ethereum hash finds a committed tx, so
+ * a tx submitted or tracked here is also looked up by the other hashes the tracker knows it by
+ * (otherwise the Cosmos-face `explorer_link` would die once the tx leaves the mempool).
+ */
+async function findCommitted(ctx: RouteContext, hash: Uint8Array): Promise<FoundTx | undefined> {
+  const direct = await ctx.env.findTx(hash);
+  if (direct) return direct;
+  const asked = toHex(hash);
+  for (const k of ctx.tracker.get(hash)?.hashes ?? []) {
+    if (k === asked) continue;
+    const f = await ctx.env.findTx(Uint8Array.from(Buffer.from(k, 'hex')));
+    if (f) return f;
+  }
+  return undefined;
+}
+
 export async function handleExplorerTx(ctx: RouteContext, req: { txHash: Uint8Array }): Promise<Reply> {
-  const f = await ctx.env.findTx(req.txHash);
+  const f = await findCommitted(ctx, req.txHash);
   if (f) return { kind: 'html', body: await foundPage(ctx, f) };
   const p = ctx.env.pooledTx(req.txHash);
   if (p) {
