@@ -208,6 +208,26 @@ describe('events and proofs', () => {
     expect(encodeEventData({ type: 'NewBlockEvents', value: { height: 9, events: [], numTxs: 2 } }).value).toEqual({ height: '9', events: [], num_txs: '2' });
   });
 
+  it('encodes ValidatorSetUpdates with amino pub keys and string powers', () => {
+    const v = { address: bytes(20, 0xaa), pubKey: bytes(32, 7), votingPower: 10, proposerPriority: -5 };
+    expect(encodeEventData({ type: 'ValidatorSetUpdates', value: { validatorUpdates: [v] } })).toEqual({
+      type: 'tendermint/event/ValidatorSetUpdates',
+      value: {
+        validator_updates: [
+          { address: 'AA'.repeat(20), pub_key: { type: 'tendermint/PubKeyEd25519', value: Buffer.from(bytes(32, 7)).toString('base64') }, voting_power: '10', proposer_priority: '-5' },
+        ],
+      },
+    });
+  });
+
+  it('encodes NewEvidence with a string height and the evidence as given (amino)', () => {
+    const evidence = { type: 'tendermint/DuplicateVoteEvidence', value: { total_voting_power: '10' } };
+    expect(encodeEventData({ type: 'NewEvidence', value: { height: 12, evidence } })).toEqual({
+      type: 'tendermint/event/NewEvidence',
+      value: { evidence, height: '12' },
+    });
+  });
+
   it('encodes a tx proof that still verifies after decoding the JSON', () => {
     const txs = [bytes(10, 1), bytes(20, 2), bytes(30, 3)];
     const j = encodeTxProof(txProof(txs, 1));

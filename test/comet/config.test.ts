@@ -1,9 +1,15 @@
 /**
- * `[rpc]` settings seen from outside: unsafe methods, CORS, the listen address, and the same
+ * `[rpc]` settings seen from outside: unsafe methods, CORS, the listen address, the path from a
+ * `config.toml` `[rpc]` section and `--rpc.*` flags to the server's behaviour, and the same
  * behaviour on the node:http fallback backend.
  */
+import { request } from 'node:http';
+import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { b64, call, get, signTransfer, startCometTestNode, WsProbe, type CometTestNode } from './helpers.js';
+import { mergeConfig } from '../../src/config/defaults.js';
+import { overridesFromFlags, overridesFromToml } from '../../src/config/files.js';
+import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
+import { b64, call, get, post, signTransfer, startCometTestNode, WsProbe, type CometTestNode } from './helpers.js';
 
 const nodes: CometTestNode[] = [];
 async function start(...args: Parameters<typeof startCometTestNode>): Promise<CometTestNode> {
@@ -83,5 +89,67 @@ describe('node:http fallback backend', () => {
     } finally {
       await ws.close();
     }
+  });
+});
+
+/** Status of a GET /health carrying one header of `bytes` bytes (fetch cannot send such heads). */
+function healthWithHeader(url: string, bytes: number): Promise<number | string> {
+  return new Promise((resolve) => {
+    const u = new URL(url);
+    const req = request({ host: u.hostname, port: u.port, path: '/health', headers: { 'x-pad': 'x'.repeat(bytes) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', (err) => resolve(err.message));
+    req.end();
+  });
+}
+
+describe('[rpc] of config.toml and --rpc.* flags', () => {
+  it('reach the server: limits, unsafe, CORS and the commit timeout; flags win over the file', async () => {
+    const toml = `
+[rpc]
+laddr = "tcp://127.0.0.1:0"
+unsafe = true
+cors_allowed_origins = ["https://app.example"]
+cors_allowed_methods = ["GET", "POST"]
+max_request_batch_size = 3
+max_body_bytes = 3000
+max_header_bytes = 8192
+max_subscriptions_per_client = 1
+timeout_broadcast_tx_commit = "300ms"
+`;
+    const fromFile = overridesFromToml('config', parseToml(toml) as Record<string, unknown>);
+    const fromFlags = overridesFromFlags({ 'rpc.max_request_batch_size': '2', 'rpc.max_subscription_clients': '4' });
+    const config = mergeConfig(mergeConfig(fromFile, fromFlags), { consensus: { mode: 'manual' } } as DeepPartial<NodeConfig>);
+    expect(config.rpc).toMatchObject({ maxRequestBatchSize: 2, maxSubscriptionClients: 4, timeoutBroadcastTxCommitMs: 300, maxBodyBytes: 3000 });
+    const t = await start({ config });
+
+    // max_request_batch_size: the flag's 2, not the file's 3.
+    const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' }));
+    expect((await post(t.url, batch(3))).json.error.data).toBe('batch request exceeds maximum (2) allowed number of requests');
+    expect((await post(t.url, batch(2))).json).toHaveLength(2);
+    // max_body_bytes and max_header_bytes.
+    expect((await post(t.url, { jsonrpc: '2.0', id: 1, method: 'check_tx', params: { tx: b64(new Uint8Array(3000)) } })).status).toBe(413);
+    expect(await healthWithHeader(t.url, 1000)).toBe(200);
+    expect(await healthWithHeader(t.url, 20_000)).toBe(431);
+    // unsafe.
+    expect((await get(t.url, '/unsafe_flush_mempool')).json.result).toEqual({});
+    // cors_allowed_origins.
+    const allowed = await fetch(`${t.url}/health`, { headers: { origin: 'https://app.example' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    const other = await fetch(`${t.url}/health`, { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    // max_subscriptions_per_client.
+    const ws = await WsProbe.open(t.wsUrl);
+    try {
+      expect((await ws.call(1, 'subscribe', { query: "tm.event='NewBlock'" })).result).toEqual({});
+      expect((await ws.call(2, 'subscribe', { query: "tm.event='Tx'" })).error.data).toBe('max_subscriptions_per_client 1 reached');
+    } finally {
+      await ws.close();
+    }
+    // timeout_broadcast_tx_commit: no block comes in manual mode.
+    const r = await call(t.url, 'broadcast_tx_commit', { tx: b64(await signTransfer({ nonce: 0 })) });
+    expect(r.error.data).toBe('timed out waiting for tx to be included in a block');
   });
 });

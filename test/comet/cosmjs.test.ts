@@ -13,10 +13,16 @@ let t: CometTestNode;
 let http: Comet38Client;
 let nonce = 0;
 
+/** Generous on a loaded CI machine: loops below stop as soon as their condition holds. */
+const DEADLINE_MS = 20_000;
+
 /** The first event of a stream, or a timeout. */
-function first<T>(stream: Stream<T>, timeoutMs = 10_000): Promise<T> {
+function first<T>(stream: Stream<T>, timeoutMs = DEADLINE_MS): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no event')), timeoutMs);
+    const timer = setTimeout(() => {
+      stream.removeListener(listener);
+      reject(new Error('no event'));
+    }, timeoutMs);
     const listener = {
       next: (v: T) => {
         clearTimeout(timer);
@@ -25,6 +31,7 @@ function first<T>(stream: Stream<T>, timeoutMs = 10_000): Promise<T> {
       },
       error: (e: unknown) => {
         clearTimeout(timer);
+        stream.removeListener(listener);
         reject(e instanceof Error ? e : new Error(JSON.stringify(e)));
       },
       complete: () => undefined,
@@ -35,11 +42,12 @@ function first<T>(stream: Stream<T>, timeoutMs = 10_000): Promise<T> {
 
 /** Polls `tx` until the tx is indexed (automine commits it moments after CheckTx). */
 async function waitForTx(hash: Uint8Array, prove = false) {
-  for (let i = 0; ; i++) {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
     try {
       return await http.tx({ hash, prove });
     } catch (err) {
-      if (i > 200 || !String(err).includes('not found')) throw err;
+      if (Date.now() > deadline || !String(err).includes('not found')) throw err;
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -61,6 +69,16 @@ describe('connectComet', () => {
     const c = await connectComet(t.url);
     expect(c).toBeInstanceOf(Comet38Client);
     c.disconnect();
+  });
+
+  it('does the same over a WebSocket URL', async () => {
+    const c = await connectComet(t.wsBase);
+    try {
+      expect(c).toBeInstanceOf(Comet38Client);
+      expect((await c.status()).nodeInfo.network).toBe(t.node.chainId);
+    } finally {
+      c.disconnect();
+    }
   });
 });
 
@@ -204,6 +222,22 @@ describe('Comet38Client over WebSocket', () => {
     expect((await ws.block(1)).block.header.height).toBe(1);
   });
 
+  it('broadcastTxSync, broadcastTxCommit, tx and blockResults over the socket', async () => {
+    const ws = wsClient();
+    const sync = await ws.broadcastTxSync({ tx: await signTransfer({ nonce: nonce++ }) });
+    expect(sync.code).toBe(0);
+    const raw = await signTransfer({ nonce: nonce++ });
+    const res = await ws.broadcastTxCommit({ tx: raw });
+    expect(res.checkTx.code).toBe(0);
+    expect(res.txResult?.code).toBe(0);
+    expect(res.hash).toEqual(sha256(raw));
+    const found = await ws.tx({ hash: res.hash, prove: true });
+    expect(found.height).toBe(res.height);
+    expect(found.tx).toEqual(raw);
+    expect((await ws.blockResults(res.height)).results.some((r) => r.code === 0)).toBe(true);
+    expect((await ws.txSearch({ query: `tx.height = ${res.height}` })).totalCount).toBeGreaterThanOrEqual(1);
+  });
+
   it('subscribeNewBlock and subscribeNewBlockHeader', async () => {
     const ws = wsClient();
     let done = false;
@@ -211,7 +245,8 @@ describe('Comet38Client over WebSocket', () => {
     const headers = first<comet38.NewBlockHeaderEvent>(ws.subscribeNewBlockHeader());
     const both = Promise.all([blocks, headers]).finally(() => (done = true));
     // Mine until both subscriptions (registered asynchronously) have seen a block.
-    for (let i = 0; i < 50 && !done; i++) {
+    const deadline = Date.now() + DEADLINE_MS;
+    while (!done && Date.now() < deadline) {
       await t.node.mine(1);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -229,7 +264,8 @@ describe('Comet38Client over WebSocket', () => {
     const events = first<comet38.TxEvent>(ws.subscribeTx()).finally(() => (done = true));
     // The subscription registers asynchronously: send txs until one is seen.
     const sent: Uint8Array[] = [];
-    for (let i = 0; i < 50 && !done; i++) {
+    const deadline = Date.now() + DEADLINE_MS;
+    while (!done && Date.now() < deadline) {
       const raw = await signTransfer({ nonce: nonce++ });
       sent.push(raw);
       await http.broadcastTxSync({ tx: raw });

@@ -1,9 +1,9 @@
 /**
- * Bad input over HTTP: each case gets CometBFT's error form and status (REFERENCE §1.8), and the
- * server keeps serving afterwards.
+ * Bad input over HTTP and WebSocket: each case gets CometBFT's error form and status (REFERENCE
+ * §1.8), and the server keeps serving afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { b64, call, get, post, signTransfer, startCometTestNode, type CometTestNode } from './helpers.js';
+import { b64, call, get, post, signTransfer, startCometTestNode, WsProbe, type CometTestNode, type RawResponse } from './helpers.js';
 
 let t: CometTestNode;
 
@@ -148,30 +148,75 @@ describe('URI', () => {
 });
 
 describe('resilience', () => {
-  it('keeps serving after several hundred bad requests', async () => {
+  /** A bad request and the answer it must get: HTTP status and JSON-RPC error code (undefined = plain text). */
+  interface BadCase {
+    send: () => Promise<RawResponse>;
+    status: number;
+    code: number | undefined;
+  }
+
+  it('answers several hundred bad requests each with its proper error, then serves a good one', async () => {
     const raw = b64(await signTransfer({ nonce: 0 }));
-    const bad: (() => Promise<unknown>)[] = [
-      () => post(t.url, '{'),
-      () => post(t.url, '[1,2,3]'),
-      () => post(t.url, { id: 1, method: 'block', params: { height: -5 } }),
-      () => post(t.url, { id: 1, method: 'block', params: [1, 2, 3] }),
-      () => post(t.url, { id: 1, method: 'broadcast_tx_sync', params: { tx: '%%%' } }),
-      () => post(t.url, { id: 1, method: 'broadcast_tx_sync', params: { tx: b64(new Uint8Array([1, 2, 3])) } }),
-      () => post(t.url, { id: 1, method: 'tx_search', params: { query: ')(' } }),
-      () => post(t.url, { id: 1, method: 'abci_query', params: { path: '/evm/balance/zz', data: 'q' } }),
-      () => post(t.url, { id: 1, method: '__proto__' }),
-      () => post(t.url, { id: 1, method: 'constructor', params: null }),
-      () => get(t.url, '/block?height=9999999999999999999999'),
-      () => get(t.url, '/tx?hash="x"&prove=maybe'),
-      () => get(t.url, '/validators?page=-1&per_page=abc'),
-      () => get(t.url, '/%ff%fe'),
-      () => post(t.url, Array.from({ length: 50 }, () => ({ id: 1 }))),
+    const cases: BadCase[] = [
+      { send: () => post(t.url, '{'), status: 500, code: -32700 },
+      { send: () => post(t.url, '[1,2,3]'), status: 500, code: -32700 },
+      { send: () => post(t.url, { id: 1, method: 'block', params: { height: -5 } }), status: 200, code: -32602 },
+      { send: () => post(t.url, { id: 1, method: 'block', params: [1, 2, 3] }), status: 200, code: -32602 },
+      { send: () => post(t.url, { id: 1, method: 'broadcast_tx_sync', params: { tx: '%%%' } }), status: 200, code: -32602 },
+      { send: () => post(t.url, { id: 1, method: 'block', params: { height: '-5' } }), status: 200, code: -32603 },
+      { send: () => post(t.url, { id: 1, method: 'tx_search', params: { query: ')(' } }), status: 200, code: -32603 },
+      { send: () => post(t.url, { id: 1, method: 'abci_query', params: { path: '/evm/balance/zz', data: 'q' } }), status: 200, code: -32602 },
+      { send: () => post(t.url, { id: 1, method: '__proto__' }), status: 200, code: -32601 },
+      { send: () => post(t.url, { id: 1, method: 'constructor', params: null }), status: 200, code: -32601 },
+      { send: () => get(t.url, '/block?height=9999999999999999999999'), status: 500, code: -32602 },
+      { send: () => get(t.url, '/tx?hash="x"&prove=maybe'), status: 500, code: -32602 },
+      { send: () => get(t.url, '/validators?page=-1&per_page=abc'), status: 500, code: -32602 },
+      { send: () => get(t.url, '/%ff%fe'), status: 404, code: undefined },
+      { send: () => post(t.url, Array.from({ length: 50 }, () => ({ id: 1 }))), status: 200, code: -32600 },
     ];
-    const results = [];
-    for (let round = 0; round < 20; round++) results.push(...(await Promise.all(bad.map((f) => f()))));
-    expect(results).toHaveLength(300);
+    let answered = 0;
+    for (let round = 0; round < 20; round++) {
+      const results = await Promise.all(cases.map((c) => c.send()));
+      results.forEach((r, i) => {
+        const c = cases[i]!;
+        expect(r.status, `case ${i}`).toBe(c.status);
+        if (c.code === undefined) expect(r.json, `case ${i}`).toBeUndefined();
+        else expect(r.json?.error?.code, `case ${i}: ${r.text.slice(0, 200)}`).toBe(c.code);
+        answered++;
+      });
+    }
+    expect(answered).toBe(300);
+    // A CheckTx rejection is a result with a code, not an error.
+    expect((await call(t.url, 'broadcast_tx_sync', { tx: b64(new Uint8Array([1, 2, 3])) })).result.code).not.toBe(0);
     const good = await call(t.url, 'broadcast_tx_commit', { tx: raw });
     expect(good.result.tx_result.code).toBe(0);
     expect((await call(t.url, 'status')).result.sync_info.latest_block_height).toBe(String(t.node.height));
+  });
+
+  it('answers several hundred bad WebSocket frames on one connection, then a good call', async () => {
+    const ws = await WsProbe.open(t.wsUrl);
+    try {
+      const frames: { frame: unknown; code: number | undefined }[] = [
+        { frame: '{', code: -32700 },
+        { frame: '[{"jsonrpc":"2.0","id":1,"method":"health"}]', code: -32700 },
+        { frame: { jsonrpc: '2.0', id: 1, method: 'nope' }, code: -32601 },
+        { frame: { jsonrpc: '2.0', id: 1, method: 'block', params: { height: 1 } }, code: -32603 },
+        { frame: { jsonrpc: '2.0', id: 1, method: 'subscribe', params: { query: 'tm.event =' } }, code: -32603 },
+        { frame: { jsonrpc: '2.0', id: 1, method: 'subscribe', params: { query: `a='${'x'.repeat(600)}'` } }, code: -32603 },
+        { frame: { jsonrpc: '2.0', id: 1, method: 'unsubscribe', params: { query: "tm.event='Tx'" } }, code: -32603 },
+        { frame: { jsonrpc: '2.0', method: 'health' }, code: undefined }, // notification: no answer
+      ];
+      const rounds = 40;
+      for (let r = 0; r < rounds; r++) for (const f of frames) ws.send(f.frame);
+      const expected = frames.filter((f) => f.code !== undefined).map((f) => f.code);
+      for (let r = 0; r < rounds; r++) {
+        for (const code of expected) expect((await ws.next()).error.code).toBe(code);
+      }
+      expect(rounds * frames.length).toBeGreaterThanOrEqual(300);
+      expect(await ws.call('ok', 'health')).toEqual({ jsonrpc: '2.0', id: 'ok', result: {} });
+      expect(ws.messages).toEqual([]);
+    } finally {
+      await ws.close();
+    }
   });
 });

@@ -80,8 +80,11 @@ describe('URI and JSON-RPC envelopes', () => {
     const rpc = await post(t.url, { jsonrpc: '2.0', id: 'x', method: 'block', params: { height: '1' } });
     expect(rpc.headers.get('cache-control')).toBe('public, max-age=86400');
     expect(rpc.json.id).toBe('x');
-    // An error is never cached.
+    // An error is never cached (over JSON-RPC CometBFT would cache it: see docs, differences).
     expect((await get(t.url, '/block?height=99999')).headers.get('cache-control')).toBeNull();
+    const failed = await post(t.url, { jsonrpc: '2.0', id: 1, method: 'block', params: { height: '99999' } });
+    expect(failed.json.error.code).toBe(-32603);
+    expect(failed.headers.get('cache-control')).toBeNull();
   });
 
   it('serves the HTML endpoint list on an empty GET /', async () => {

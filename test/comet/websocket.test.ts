@@ -106,7 +106,7 @@ describe('subscriptions', () => {
     await ws.call(2, 'subscribe', { query: "tm.event='Tx'" });
     expect(t.node.internals.eventBus.numClients()).toBe(before + 1);
     ws.socket.terminate();
-    await expect.poll(() => t.node.internals.eventBus.numClients()).toBe(before);
+    await expect.poll(() => t.node.internals.eventBus.numClients(), { timeout: 10_000 }).toBe(before);
     await t.node.mine(1);
     const other = await probe();
     expect((await other.call(1, 'status')).result.sync_info.latest_block_height).toBe(String(t.node.height));
