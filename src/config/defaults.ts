@@ -81,6 +81,7 @@ export function defaultConfig(): NodeConfig {
       prices: {},
       publicUrl: '',
     },
+    // devnet: on for the in-memory devnet profile; startNode({ home }) and `chainlet init` turn it off.
     evm: { minGasPrice: 0n, devnet: true },
   };
 }

@@ -43,7 +43,9 @@ export function initHome(home: string, opts: InitHomeOptions = {}): InitHomeResu
   const validatorKeys = Array.from({ length: n }, () => ed25519Generate());
   const nodeKey = ed25519Generate();
   const { genesis } = createDevnetGenesis({ chainId: opts.chainId, validators: n, validatorKeys });
-  const cfg = { ...defaultConfig(), home, dbBackend: 'classic' as const };
+  const base = defaultConfig();
+  // A home is not the throwaway devnet profile: devnet control starts off (`[evm] devnet = true` turns it on).
+  const cfg = { ...base, home, dbBackend: 'classic' as const, evm: { ...base.evm, devnet: false } };
   const files: string[] = [];
   const put = (rel: string, write: (p: string) => void) => {
     const p = join(home, rel);

@@ -113,6 +113,8 @@ let nodeCounter = 0;
 function resolveConfig(opts: StartNodeOptions): NodeConfig {
   let cfg = defaultConfig();
   if (opts.home) {
+    // Devnet control (evm_*, anvil_*, hardhat_*) is on in the in-memory devnet profile only; a home turns it on in app.toml.
+    cfg = { ...cfg, evm: { ...cfg.evm, devnet: false } };
     for (const o of readConfigFiles(opts.home)) cfg = mergeConfig(cfg, o);
     cfg = { ...cfg, home: opts.home };
     if (!opts.config?.dbBackend) cfg.dbBackend = 'classic';

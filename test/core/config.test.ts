@@ -48,3 +48,33 @@ describe('config', () => {
     expect(() => parseDurationMs('soon')).toThrow(/invalid duration/);
   });
 });
+
+describe('devnet control profile', () => {
+  it('is on for the in-memory devnet and off for a home made by `chainlet init` unless app.toml turns it on', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { initHome } = await import('../../src/genesis/home.js');
+    const { startNode } = await import('../../src/node/node.js');
+    const home = mkdtempSync(join(tmpdir(), 'chainlet-profile-'));
+    try {
+      initHome(home);
+      const appToml = join(home, 'config', 'app.toml');
+      expect(readFileSync(appToml, 'utf8')).toMatch(/\[evm\][\s\S]*devnet = false/);
+      const mem = await startNode({ servers: false });
+      const disk = await startNode({ home, servers: false, config: { logLevel: 'silent' } });
+      try {
+        expect(mem.config.evm.devnet).toBe(true);
+        expect(disk.config.evm.devnet).toBe(false);
+      } finally {
+        await Promise.all([mem.stop(), disk.stop()]);
+      }
+      writeFileSync(appToml, readFileSync(appToml, 'utf8').replace('devnet = false', 'devnet = true'));
+      const on = await startNode({ home, servers: false, config: { logLevel: 'silent' } });
+      expect(on.config.evm.devnet).toBe(true);
+      await on.stop();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -29,9 +29,10 @@ function rpcError(e: unknown): { code: number; message: string } {
   return { code: inner.code, message: inner.details };
 }
 
-/** Resolves once `check` passes (the listener change happens after the reply). */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+/** Resolves once `check` passes (the listener change happens after the reply); generous for a loaded CI. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -95,6 +96,12 @@ describe('admin namespace', () => {
     const ws2 = createPublicClient({ chain, transport: webSocket(`ws://127.0.0.1:${wsPort}`) });
     try {
       expect(await call(ws2, 'eth_chainId')).toBe('0x2328');
+      // geth's older names of the HTTP pair.
+      expect(await call(ws2, 'admin_stopRPC')).toBe(true);
+      await eventually(async () => !(await answers(url)));
+      const port2 = await freePort();
+      expect(await call(ws2, 'admin_startRPC', ['127.0.0.1', port2])).toBe(true);
+      expect(await answers(`http://127.0.0.1:${port2}`)).toBe(true);
     } finally {
       await (await ws2.transport.getRpcClient()).close();
     }

@@ -1,7 +1,6 @@
 /**
  * The debug namespace over HTTP with viem: tracing, the profiling hooks, and the refusals (the
- * namespace off: -32601; profiling off: Cosmos EVM's error). Runs once DEBUG_ROUTES are part of
- * the eth routes table (src/rpc/eth/routes.ts).
+ * namespace off: -32601; profiling off: Cosmos EVM's error).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +9,10 @@ import { BaseError, createPublicClient, http, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20BalanceOfData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
 import { disposeDebug } from '../../src/rpc/eth/namespaces/debug-profiling.js';
-import { ETH_ROUTES } from '../../src/rpc/eth/routes.js';
+import { DEBUG_ROUTES } from '../../src/rpc/eth/namespaces/debug.js';
+import { startTestNode } from '../helpers/node.js';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, ethHash, startTraceChain, type TraceChain } from '../helpers/trace-chain.js';
 
-const wired = (ETH_ROUTES as readonly { method: string }[]).some((r) => r.method === 'debug_traceTransaction');
 const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`;
 
 type Client = ReturnType<typeof createPublicClient>;
@@ -34,19 +33,22 @@ describe('debug namespace when not enabled', () => {
   let chain: TraceChain;
   let client: Client;
   beforeAll(async () => {
-    chain = await startTraceChain({ servers: true, config: { jsonRpc: { api: ['eth', 'web3', 'net'], enableProfiling: true } } });
+    // The default `api` (eth, web3, net, txpool), with enable-profiling on: still refused.
+    chain = await startTraceChain({ servers: true, config: { jsonRpc: { enableProfiling: true } } });
     client = createPublicClient({ transport: http(chain.rpcUrl!) });
   });
   afterAll(() => chain?.stop());
 
   it('answers every debug method as an unknown method', async () => {
-    for (const method of ['debug_traceTransaction', 'debug_traceCall', 'debug_traceBlockByNumber', 'debug_memStats', 'debug_startCPUProfile']) {
+    const names = DEBUG_ROUTES.flatMap((r) => [r.method, ...r.aliases]);
+    expect(names).toHaveLength(19);
+    for (const method of names) {
       expect(await rpcError(request(client, method, []))).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
     }
   });
 });
 
-describe.runIf(wired)('debug namespace over HTTP', () => {
+describe('debug namespace over HTTP', () => {
   let chain: TraceChain;
   let client: Client;
   let noProfiling: TraceChain;
@@ -151,5 +153,34 @@ describe.runIf(wired)('debug namespace over HTTP', () => {
     expect(existsSync(join(dir, 'refused.cpuprofile'))).toBe(false);
     // Tracing is not gated by enable-profiling (latest: the block that deployed the fixtures).
     expect(await request(clientNoProfiling, 'debug_traceBlockByNumber', ['latest', { tracer: 'callTracer' }])).toHaveLength(2);
+  });
+});
+
+describe('debug profiling when the node stops', () => {
+  it('writes a running CPU profile and ends a pending timed profile at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chainlet-debug-stop-'));
+    const node = await startTestNode({ config: { jsonRpc: { api: ['eth', 'debug'], enableProfiling: true } } });
+    try {
+      const client = createPublicClient({ transport: http(node.urls.jsonRpc!, { timeout: 60_000 }) });
+      const cpu = join(dir, 'running.cpuprofile');
+      const block = join(dir, 'pending.json');
+      expect(await request(client, 'debug_startCPUProfile', [cpu])).toBeNull();
+      // Ten minutes of sampling, unless the node stops first.
+      const pending = request(client, 'debug_blockProfile', [block, 600]);
+      // Wait until it runs: its sampling shows as enabled in the block profile.
+      const probe = join(dir, 'probe.json');
+      for (;;) {
+        await request(client, 'debug_writeBlockProfile', [probe]);
+        if (JSON.parse(readFileSync(probe, 'utf8')).enabled === true) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await node.stop();
+      expect(await pending).toBeNull();
+      expect(JSON.parse(readFileSync(block, 'utf8')).profile).toBe('block');
+      expect(JSON.parse(readFileSync(cpu, 'utf8')).nodes.length).toBeGreaterThan(0);
+    } finally {
+      await node.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

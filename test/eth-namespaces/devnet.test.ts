@@ -175,8 +175,9 @@ describe.each(['anvil', 'hardhat'] as const)('devnet control with viem (%s mode)
     await c.test.setAutomine(false);
     try {
       const hash = await c.wallet.sendTransaction({ to: OTHER, value: 1n });
-      expect(await c.test.request({ method: 'txpool_status' as never }).catch(() => null)).not.toBe(undefined);
+      expect(await c.test.getTxpoolStatus()).toEqual({ pending: 1, queued: 0 });
       await c.test.dropTransaction({ hash });
+      expect(await c.test.getTxpoolStatus()).toEqual({ pending: 0, queued: 0 });
       await expect(c.pub.getTransaction({ hash })).rejects.toThrow();
       const again = await c.test.request({ method: `${mode}_dropTransaction`, params: [hash] } as never);
       expect(again).toBe(mode === 'anvil' ? null : false);
@@ -208,6 +209,48 @@ describe.each(['anvil', 'hardhat'] as const)('devnet control with viem (%s mode)
     expect(await c.pub.getTransactionCount({ address: who })).toBe(5);
     expect(await c.test.request({ method: 'hardhat_revert', params: [id] } as never)).toBe(true);
     expect(await c.pub.getTransactionCount({ address: who })).toBe(1);
+  });
+
+  it('the anvil_ and hardhat_ aliases of the evm_ methods act as their evm_ names', async () => {
+    const req = (method: string, params: unknown[] = []) => c.test.request({ method, params } as never) as Promise<unknown>;
+    // Time: a zero increase answers the same total under every name.
+    const total = await req('evm_increaseTime', [0]);
+    expect(await req('anvil_increaseTime', [0])).toBe(total);
+    expect(await req('hardhat_increaseTime', [0])).toBe(total);
+    for (const name of ['anvil_setNextBlockTimestamp', 'hardhat_setNextBlockTimestamp']) {
+      const next = (await c.pub.getBlock()).timestamp + 50n;
+      expect(await req(name, [Number(next)])).toBeNull();
+      await c.test.mine({ blocks: 1 });
+      expect((await c.pub.getBlock()).timestamp).toBe(next);
+    }
+    // Snapshots: an id from one name reverts under another.
+    const id = (await req('hardhat_snapshot')) as Hex;
+    await c.test.mine({ blocks: 2 });
+    expect(await req('anvil_revert', [id])).toBe(true);
+    // Mining modes and the gas limit.
+    for (const name of ['anvil_setAutomine', 'hardhat_setAutomine']) {
+      expect(await req(name, [false])).toBeNull();
+      expect(await c.test.getAutomine()).toBe(false);
+      expect(await req(name, [true])).toBeNull();
+      expect(await c.test.getAutomine()).toBe(true);
+    }
+    expect(await req('hardhat_setIntervalMining', [0])).toBeNull();
+    expect(await req('anvil_getIntervalMining')).toBe(0);
+    for (const [name, gas] of [['anvil_setBlockGasLimit', 26_000_000n], ['hardhat_setBlockGasLimit', 30_000_000n]] as const) {
+      expect(await req(name, [`0x${gas.toString(16)}`])).toBe(true);
+      await c.test.mine({ blocks: 1 });
+      expect((await c.pub.getBlock()).gasLimit).toBe(gas);
+    }
+    // The mempool.
+    await c.test.setAutomine(false);
+    try {
+      await c.wallet.sendTransaction({ to: OTHER, value: 1n });
+      expect(await c.test.getTxpoolStatus()).toEqual({ pending: 1, queued: 0 });
+      expect(await req('hardhat_dropAllTransactions')).toBeNull();
+      expect(await c.test.getTxpoolStatus()).toEqual({ pending: 0, queued: 0 });
+    } finally {
+      await c.test.setAutomine(true);
+    }
   });
 
   it('evm_setBlockGasLimit, setCoinbase and setMinGasPrice act on the next blocks', async () => {

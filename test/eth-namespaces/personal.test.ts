@@ -3,8 +3,12 @@
  * unlocking under `allow-insecure-unlock`, signing, recovering and sending with a password; and
  * the refusal of every personal method while `personal` is not in `api`.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BaseError, createPublicClient, defineChain, hashMessage, http, parseEther, recoverMessageAddress, webSocket, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initHome } from '../../src/genesis/home.js';
 import { PERSONAL_ROUTES } from '../../src/rpc/eth/namespaces/personal.js';
 import { startNamespaceNode, type NamespaceNode } from './namespace-rpc.js';
 
@@ -80,6 +84,39 @@ describe('personal namespace', () => {
     expect(rpcError(locked).message).toBe('unknown account');
     const bad = await call(c, 'personal_unlockAccount', [created, 'wrong']).catch((x: unknown) => x);
     expect(rpcError(bad).message).toBe('could not decrypt key with given password');
+  });
+});
+
+describe('personal namespace on a node with a home', () => {
+  it('keeps keys as Web3 Secret Storage v3 (scrypt) files under <home>/keystore, read again after a restart', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'chainlet-personal-home-'));
+    try {
+      initHome(home, { chainId: 'chainlet_9000-1', validators: 1 });
+      const config = { jsonRpc: { api: [...API, 'admin'] } };
+      let n = await startNamespaceNode({ home, config });
+      let address: string;
+      try {
+        const c = createPublicClient({ chain, transport: http(n.url) });
+        expect(await call(c, 'admin_datadir')).toBe(home);
+        address = (await call(c, 'personal_newAccount', ['pw'])) as string;
+        const files = readdirSync(join(home, 'keystore'));
+        expect(files).toEqual([expect.stringMatching(new RegExp(`^UTC--.+--${address.slice(2)}$`))]);
+        const file = JSON.parse(readFileSync(join(home, 'keystore', files[0]!), 'utf8')) as { version: number; address: string; crypto: { kdf: string } };
+        expect(file).toMatchObject({ version: 3, address: address.slice(2), crypto: { kdf: 'scrypt' } });
+      } finally {
+        await n.stop();
+      }
+      n = await startNamespaceNode({ home, config });
+      try {
+        const c = createPublicClient({ chain, transport: http(n.url) });
+        expect(await call(c, 'personal_listAccounts')).toEqual([address]);
+        expect(await call(c, 'personal_unlockAccount', [address, 'pw', 1])).toBe(true);
+      } finally {
+        await n.stop();
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 

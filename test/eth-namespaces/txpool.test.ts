@@ -1,15 +1,12 @@
 /**
  * The txpool namespace over HTTP with viem, on a node that does not mine (manual production):
  * pending and queued txs in geth's shapes, and the refusal while the namespace is not enabled.
- * Runs once TXPOOL_ROUTES are part of the eth routes table (src/rpc/eth/routes.ts).
  */
-import { BaseError, createPublicClient, http } from 'viem';
+import { BaseError, createPublicClient, createTestClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_KEY_0, signTx } from '../../src/app/fixtures/signed-txs.js';
-import { ETH_ROUTES } from '../../src/rpc/eth/routes.js';
 import { DEV_ADDRESS_1, startTraceChain, type TraceChain } from '../helpers/trace-chain.js';
 
-const wired = (ETH_ROUTES as readonly { method: string }[]).some((r) => r.method === 'txpool_content');
 const SENDER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -35,7 +32,7 @@ describe('txpool namespace when not enabled', () => {
   });
 });
 
-describe.runIf(wired)('txpool namespace over HTTP', () => {
+describe('txpool namespace over HTTP', () => {
   let chain: TraceChain;
   let client: Client;
   let base: bigint;
@@ -69,6 +66,16 @@ describe.runIf(wired)('txpool namespace over HTTP', () => {
     const from = (await request(client, 'txpool_contentFrom', [SENDER])) as { pending: Record<string, unknown>; queued: Record<string, unknown> };
     expect(Object.keys(from.pending)).toEqual([base.toString()]);
     expect(Object.keys(from.queued)).toEqual([(base + 2n).toString()]);
+  });
+
+  it.each(['anvil', 'hardhat'] as const)("viem's test client (%s mode): getTxpoolStatus, getTxpoolContent, inspectTxpool", async (mode) => {
+    const test = createTestClient({ mode, transport: http(chain.rpcUrl!) });
+    expect(await test.getTxpoolStatus()).toEqual({ pending: 1, queued: 1 });
+    const content = await test.getTxpoolContent();
+    expect(Object.keys(content.pending[SENDER]!)).toEqual([base.toString()]);
+    expect(content.queued[SENDER]![(base + 2n).toString()]!.nonce).toBe(`0x${(base + 2n).toString(16)}`);
+    const inspect = await test.inspectTxpool();
+    expect(inspect.pending[SENDER]![base.toString()]).toBe(`${RECIPIENT}: 1 wei + 21000 gas × 10000000000 wei`);
   });
 
   it('txpool_inspect', async () => {

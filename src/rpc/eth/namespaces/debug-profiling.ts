@@ -1,10 +1,13 @@
 /**
  * Handlers of the debug namespace's profiling hooks. As in Cosmos EVM, each answers
  * `profiling disabled in the debug namespace` (-32000) unless `[json-rpc] enable-profiling` is
- * set. The work is done by one DebugProfiler per node (profiling/profiler.ts), found through the
- * node's EVM view and created on first use; `disposeDebug(node)` ends it when the node stops.
+ * set. The work is done by one DebugProfiler per node (profiling/profiler.ts), created on first
+ * use; `disposeDebug(node)` ends it when the node stops.
+ *
+ * The profiler is keyed by the node's DevnetControl: one object per node, shared by every eth env
+ * built on it (the server's and each in-process provider's). `env.view` would not do: each env
+ * wraps the node's view in a GenesisAwareView of its own, so disposeDebug could not find it.
  */
-import type { EvmView } from '../../../app/evm-view.js';
 import type { ChainletNode } from '../../../node/node.js';
 import type { EthEnv } from '../env.js';
 import { ServerError } from '../errors.js';
@@ -14,21 +17,27 @@ import type { GoGcStats, GoMemStats } from './profiling/mem-stats.js';
 
 export const PROFILING_DISABLED = 'profiling disabled in the debug namespace';
 
-const profilers = new WeakMap<EvmView, DebugProfiler>();
+const profilers = new WeakMap<object, DebugProfiler>();
+
+/** The per-node key of an env (its view only for an env built without namespace services). */
+function nodeKeyOf(env: EthEnv): object {
+  return env.namespaces?.devnet ?? env.view;
+}
 
 /** Stops the node's profilers, samplers and pending profile waits (call when the node stops). */
 export async function disposeDebug(node: ChainletNode): Promise<void> {
-  const view = node.internals.app.evm;
-  const p = profilers.get(view);
-  profilers.delete(view);
+  const key = node.internals.devnet;
+  const p = profilers.get(key);
+  profilers.delete(key);
   await p?.dispose();
 }
 
 /** The node's profiler, when profiling is enabled. */
 function profiler(env: EthEnv): DebugProfiler {
   if (!env.config.enableProfiling) throw new ServerError(PROFILING_DISABLED);
-  let p = profilers.get(env.view);
-  if (p === undefined) profilers.set(env.view, (p = new DebugProfiler()));
+  const key = nodeKeyOf(env);
+  let p = profilers.get(key);
+  if (p === undefined) profilers.set(key, (p = new DebugProfiler()));
   return p;
 }
 

@@ -132,6 +132,21 @@ describe('debug profiling routes', () => {
     expect(profile.endTime).toBeGreaterThan(profile.startTime);
   });
 
+  it('is one profiler per node, shared by every eth env built on it', async () => {
+    // A second env, as an in-process provider beside the server builds one.
+    const other = createEthEnv(chain.node);
+    try {
+      const rpc2 = new EthDispatcher(other, new Set(['eth', 'debug']), [...ETH_ROUTES, ...DEBUG_ROUTES]);
+      const file = join(dir, 'shared.cpuprofile');
+      expect(await call('debug_startCPUProfile', [file])).toBeNull();
+      expect(await failure(call('debug_startCPUProfile', [file], rpc2))).toEqual({ code: -32000, message: 'CPU profiling already in progress' });
+      expect(await call('debug_stopCPUProfile', [], rpc2)).toBeNull();
+      expect(JSON.parse(readFileSync(file, 'utf8')).nodes.length).toBeGreaterThan(0);
+    } finally {
+      other.filters.close();
+    }
+  });
+
   it('memStats, gcStats, setGCPercent, stacks', async () => {
     const m = (await call('debug_memStats')) as Record<string, unknown>;
     expect(m['HeapAlloc']).toBeGreaterThan(0);
