@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { InsufficientFundsError, IntrinsicGasTooLowError, NonceTooLowError, parseGwei, type Address, type Hex } from 'viem';
+import { encodeErrorResult, InsufficientFundsError, IntrinsicGasTooLowError, NonceTooLowError, parseGwei, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { call, DEV, httpClients, post, rpc, startEthTestNode, type EthTestNode } from './helpers.js';
 
@@ -82,6 +82,8 @@ describe('params are checked with geth texts', () => {
     expect((await rpc(t.url, 'eth_fillTransaction', [{}])).error).toEqual({ code: -32004, message: 'eth_fillTransaction is not supported' });
     expect((await rpc(t.url, 'debug_getRawBlock', ['0x1'])).error).toEqual({ code: -32004, message: 'debug_getRawBlock is not supported' });
     expect((await rpc(t.url, 'engine_newPayloadV3', [])).error).toEqual({ code: -32004, message: 'engine_newPayloadV3 is not supported' });
+    expect((await rpc(t.url, 'trace_block', ['0x1'])).error).toEqual({ code: -32004, message: 'trace_block is not supported' });
+    expect((await rpc(t.url, 'eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x1' }])).error).toEqual({ code: -32000, message: 'invalid block range params' });
     expect((await rpc(t.url, 'personal_listAccounts', [])).error?.code).toBe(-32601);
   });
 
@@ -92,10 +94,26 @@ describe('params are checked with geth texts', () => {
     ws.on('message', (d) => replies.push(JSON.parse(String(d))));
     ws.send('{oops');
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_chainId' }));
-    for (let i = 0; i < 100 && replies.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    for (const end = Date.now() + 10_000; replies.length < 2 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
     ws.close();
     expect(replies).toContainEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     expect(replies).toContainEqual({ jsonrpc: '2.0', id: 2, result: '0x2328' });
+  });
+});
+
+describe('reverted calls', () => {
+  // Reverts with its calldata: CALLDATACOPY(0, 0, size) REVERT(0, size).
+  const X = '0x000000000000000000000000000000000000aa01';
+  const echoRevert = { [X]: { code: '0x365f5f37365ffd' } };
+
+  it('eth_call answers code 3 with the revert reason and the exact revert bytes as data', async () => {
+    const reason = encodeErrorResult({ abi: [{ type: 'error', name: 'Error', inputs: [{ type: 'string' }] }], errorName: 'Error', args: ['nope'] });
+    expect((await rpc(t.url, 'eth_call', [{ to: X, input: reason }, 'latest', echoRevert])).error).toEqual({ code: 3, message: 'execution reverted: nope', data: reason });
+    expect((await rpc(t.url, 'eth_call', [{ to: X, input: '0xdeadbeef' }, 'latest', echoRevert])).error).toEqual({ code: 3, message: 'execution reverted', data: '0xdeadbeef' });
+  });
+
+  it('eth_estimateGas answers the same way', async () => {
+    expect((await rpc(t.url, 'eth_estimateGas', [{ to: X, input: '0xdeadbeef' }, 'latest', echoRevert])).error).toEqual({ code: 3, message: 'execution reverted', data: '0xdeadbeef' });
   });
 });
 

@@ -1,12 +1,18 @@
 /**
  * The `[json-rpc]` keys are enforced: evm-timeout (an endless loop ends with geth's error while
  * the node keeps answering), rpc-gas-cap, api namespaces, batch limits, logs-cap,
- * block-range-cap, filter-timeout, allow-unprotected-txs and the body limit.
+ * block-range-cap, filter-timeout, feehistory-cap, allow-unprotected-txs, the body limit,
+ * http-timeout and max-open-connections. (ws-origins: viem-ws.test.ts; enable-profiling:
+ * test/eth-namespaces/debug.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import WebSocket from 'ws';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { erc20DeployData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
+import { defaultConfig, mergeConfig } from '../../src/config/defaults.js';
+import { overridesFromFlags, overridesFromToml } from '../../src/config/files.js';
 import { asm, call, DEV, hex, post, rpc, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';
 
 const X = '0x000000000000000000000000000000000000aa01';
@@ -19,12 +25,13 @@ beforeAll(async () => {
     config: {
       jsonRpc: {
         api: ['eth', 'net'],
-        evmTimeoutMs: 1000,
+        evmTimeoutMs: 2000,
         batchRequestLimit: 3,
         batchResponseMaxSize: 400,
         logsCap: 1,
         blockRangeCap: 2,
-        filterTimeoutMs: 300,
+        filterTimeoutMs: 1000,
+        feeHistoryCap: 2,
         maxBodyBytes: 10_000,
       },
     },
@@ -35,6 +42,82 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
+});
+
+describe('[json-rpc] keys: the seed’s and Cosmos EVM’s, in app.toml and as --json-rpc.* flags', () => {
+  it('defaults', () => {
+    expect(defaultConfig().jsonRpc).toMatchObject({
+      enable: true,
+      address: '127.0.0.1:8545',
+      wsAddress: '127.0.0.1:8546',
+      api: ['eth', 'web3', 'net', 'txpool'],
+      maxOpenConnections: 0,
+      gasCap: 0n,
+      evmTimeoutMs: 10_000,
+      filterTimeoutMs: 300_000,
+      feeHistoryCap: 100,
+      logsCap: 10_000,
+      blockRangeCap: 10_000,
+      httpTimeoutMs: 30_000,
+      httpIdleTimeoutMs: 120_000,
+      allowUnprotectedTxs: false,
+      batchRequestLimit: 1000,
+      batchResponseMaxSize: 25_000_000,
+      enableProfiling: false,
+      wsOrigins: ['127.0.0.1', 'localhost'],
+    });
+  });
+
+  const values = {
+    enable: false,
+    address: '0.0.0.0:18545',
+    'ws-address': '0.0.0.0:18546',
+    api: 'eth,net',
+    'max-open-connections': 7,
+    'rpc-gas-cap': 50_000,
+    'evm-timeout': '3s',
+    'filter-timeout': '1m',
+    'feehistory-cap': 5,
+    'logs-cap': 6,
+    'block-range-cap': 7,
+    'http-timeout': '4s',
+    'http-idle-timeout': '5s',
+    'allow-unprotected-txs': true,
+    'batch-request-limit': 8,
+    'batch-response-max-size': 9,
+    'enable-profiling': true,
+    'ws-origins': 'example.org',
+  } as const;
+  const expected = {
+    enable: false,
+    address: '0.0.0.0:18545',
+    wsAddress: '0.0.0.0:18546',
+    api: ['eth', 'net'],
+    maxOpenConnections: 7,
+    gasCap: 50_000n,
+    evmTimeoutMs: 3000,
+    filterTimeoutMs: 60_000,
+    feeHistoryCap: 5,
+    logsCap: 6,
+    blockRangeCap: 7,
+    httpTimeoutMs: 4000,
+    httpIdleTimeoutMs: 5000,
+    allowUnprotectedTxs: true,
+    batchRequestLimit: 8,
+    batchResponseMaxSize: 9,
+    enableProfiling: true,
+    wsOrigins: ['example.org'],
+  };
+
+  it('app.toml [json-rpc] (rpc-gas-cap as the seed names it)', () => {
+    const doc = { 'json-rpc': { ...values, api: ['eth', 'net'], 'ws-origins': ['example.org'] } };
+    expect(mergeConfig(defaultConfig(), overridesFromToml('app', doc)).jsonRpc).toMatchObject(expected);
+  });
+
+  it('--json-rpc.* flags', () => {
+    const flags = Object.fromEntries(Object.entries(values).map(([k, v]) => [`json-rpc.${k}`, String(v)]));
+    expect(mergeConfig(defaultConfig(), overridesFromFlags(flags)).jsonRpc).toMatchObject(expected);
+  });
 });
 
 describe('[json-rpc] enforcement', () => {
@@ -53,8 +136,8 @@ describe('[json-rpc] enforcement', () => {
     expect(others.every((r) => BigInt(r) === 42n)).toBe(true);
     expect(done).toBe(false);
     const r = await looping;
-    expect(r.error).toEqual({ code: -32000, message: 'execution aborted (timeout = 1s)' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(r.error).toEqual({ code: -32000, message: 'execution aborted (timeout = 2s)' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(await call(t.url, 'eth_chainId')).toBe('0x2328');
   });
 
@@ -98,8 +181,13 @@ describe('[json-rpc] enforcement', () => {
   it('filter-timeout: an idle filter expires', async () => {
     const id = await call<string>(t.url, 'eth_newBlockFilter');
     expect(await call(t.url, 'eth_getFilterChanges', [id])).toEqual([]);
-    await new Promise((r) => setTimeout(r, 450));
+    await new Promise((r) => setTimeout(r, 1200));
     expect((await rpc(t.url, 'eth_getFilterChanges', [id])).error).toEqual({ code: -32000, message: 'filter not found' });
+  });
+
+  it('feehistory-cap bounds eth_feeHistory', async () => {
+    expect((await rpc(t.url, 'eth_feeHistory', ['0x3', 'latest', []])).error).toEqual({ code: -32602, message: 'invalid argument 0: block count 3 exceeds fee history cap 2' });
+    expect((await call<{ gasUsedRatio: number[] }>(t.url, 'eth_feeHistory', ['0x2', 'latest', []])).gasUsedRatio).toHaveLength(2);
   });
 
   it('allow-unprotected-txs = false refuses a pre-EIP-155 tx', async () => {
@@ -143,3 +231,63 @@ describe('rpc-gas-cap', () => {
     expect(await call(capped.url, 'eth_estimateGas', [{ from, to: X }, 'latest', { [X]: { code: asm('STOP') } }])).toBe('0x5208');
   });
 });
+
+describe('http-timeout and max-open-connections reach the listeners', () => {
+  let n: EthTestNode;
+  beforeAll(async () => {
+    n = await startEthTestNode({ config: { jsonRpc: { httpTimeoutMs: 300, maxOpenConnections: 1 } } });
+  });
+  afterAll(async () => {
+    await n?.stop();
+  });
+
+  it('http-timeout: a body that never arrives is answered 408', async () => {
+    const { port } = new URL(n.url);
+    const started = Date.now();
+    // Promises 100 bytes, sends 2, then goes quiet.
+    const head = await rawExchange(Number(port), 'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}');
+    expect(head).toMatch(/^HTTP\/1\.1 408/);
+    expect(Date.now() - started).toBeLessThan(9000);
+    expect(await call(n.url, 'eth_chainId')).toBe('0x2328');
+  });
+
+  it('max-open-connections: a second WebSocket is refused while one is open, accepted once it closes', async () => {
+    const first = await openWs(n.wsUrl);
+    await expect(openWs(n.wsUrl)).rejects.toThrow();
+    const closed = new Promise((r) => first.once('close', r));
+    first.close();
+    await closed;
+    // The server sees the close a moment later: retry until it accepts.
+    const again = await waitFor(() => openWs(n.wsUrl).catch(() => undefined));
+    expect(again.readyState).toBe(WebSocket.OPEN);
+    again.close();
+  });
+});
+
+/** Writes `request` on a fresh TCP connection and resolves with what came back once the server answers or closes. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let text = '';
+    const timer = setTimeout(() => socket.destroy(), 10_000);
+    socket.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      if (text.includes('\r\n\r\n')) socket.destroy();
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+  });
+}
+
+function openWs(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+    ws.once('unexpected-response', () => reject(new Error('refused')));
+    ws.once('close', () => reject(new Error('closed')));
+  });
+}

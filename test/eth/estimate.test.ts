@@ -31,7 +31,7 @@ async function req<T = unknown>(method: string, params: unknown[]): Promise<T> {
 }
 
 type Args = Record<string, unknown>;
-type Overrides = Record<string, { code?: string; balance?: string }>;
+type Overrides = Record<string, { code?: string; balance?: string; state?: Record<string, string> }>;
 
 async function estimate(args: Args, overrides?: Overrides): Promise<bigint> {
   return BigInt(await req<string>('eth_estimateGas', overrides ? [args, 'latest', overrides] : [args]));
@@ -122,6 +122,20 @@ describe('eth_estimateGas exactness', () => {
     expect(runs.runs).toBe(2);
   });
 
+  it('a refund (a slot cleared) does not lower the limit the tx needs', async () => {
+    // Slot 0 holds 1 (override); clearing it earns a 4800 refund, but the limit must cover the gas spent before it.
+    const code = asm('PUSH0 PUSH0 SSTORE STOP');
+    const overrides = { [X]: { code, state: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}01` } } };
+    const gas = await expectExact({ from, to: X }, overrides);
+    // 21000 + PUSH0 ×2 + SSTORE 1→0 on a cold slot (2100 + 2900); gas used is 4800 lower after the refund.
+    expect(gas).toBe(21_000n + 2n + 2n + 2_100n + 2_900n);
+    const state = new Map([['00'.repeat(32), Uint8Array.of(1)]]);
+    const r = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, t.node.internals.app.evm.latestHeight(), new Map([
+      [X.slice(2), { code: Buffer.from(code.slice(2), 'hex'), state }],
+    ]));
+    expect(r).toEqual({ gas, runs: 2 });
+  });
+
   it('contract creation, code deposit included', async () => {
     const runtime = asm(`${'PUSH1 1 POP '.repeat(40)} STOP`);
     const gas = await expectExact({ from, input: deployCode(runtime) });
@@ -135,6 +149,30 @@ describe('eth_estimateGas exactness', () => {
     const overrides = { [X]: { code: parent }, [Y]: { code: asm('INVALID') } };
     await expectExact(args, overrides);
     expect(await runsOf({ to: X }, { [X]: parent, [Y]: asm('INVALID') })).toBeGreaterThan(2);
+  });
+});
+
+describe('calls run on a copy of the state', () => {
+  it('eth_call and eth_estimateGas (with overrides) leave the live state as it was', async () => {
+    const view = t.node.internals.app.evm;
+    const height = view.latestHeight();
+    const snapshot = async () => {
+      const sm = await view.stateAt(height);
+      return { root: hex(await sm.getStateRoot()), sender: (await sm.getAccount(addr(from)))!.balance, x: await sm.getAccount(addr(X)) };
+    };
+    const before = await snapshot();
+    const transfer = { from, to: token, input: hex(erc20TransferData(EOA, 1000n)) };
+    const writer = { [X]: { code: asm('PUSH1 1 PUSH0 SSTORE STOP') }, [from]: { balance: '0x56bc75e2d63100000' } };
+    await estimate(transfer);
+    await req('eth_call', [transfer, 'latest']);
+    await req('eth_call', [{ from, to: X, value: '0x1' }, 'latest', writer]);
+    await estimate({ from, to: X }, writer);
+    expect(view.latestHeight()).toBe(height);
+    expect(await snapshot()).toEqual(before);
+    expect(before.x).toBeUndefined();
+    expect(await req('eth_getCode', [X, 'latest'])).toBe('0x');
+    const balanceOfEoa = `0x70a08231${EOA.slice(2).padStart(64, '0')}`;
+    expect(BigInt(await req<string>('eth_call', [{ to: token, input: balanceOfEoa }, 'latest']))).toBe(0n);
   });
 });
 

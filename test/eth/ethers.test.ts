@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, ContractFactory, JsonRpcProvider, WebSocketProvider, Wallet, type ContractEventPayload } from 'ethers';
 import { ERC20_BYTECODE } from '../../src/app/fixtures/erc20.js';
-import { DEV, startEthTestNode, type EthTestNode } from './helpers.js';
+import { DEV, startEthTestNode, waitFor, watchBlockListeners, type EthTestNode } from './helpers.js';
 
 const ABI = [
   'constructor(uint256 supply)',
@@ -57,9 +57,18 @@ describe('ethers JsonRpcProvider', () => {
 
   it('contract read and write, and Transfer events by polling', async () => {
     expect(await token.getFunction('symbol')()).toBe('CTT');
+    // ethers installs a filter (eth_newFilter) and polls it at once: wait for that first poll.
+    const sent: string[] = [];
+    const onDebug = (e: { action: string; payload?: { method: string } | { method: string }[] }) => {
+      if (e.action === 'sendRpcPayload' && e.payload) for (const p of [e.payload].flat()) sent.push(p.method);
+    };
+    await provider.on('debug', onDebug);
     const got = new Promise<ContractEventPayload>((resolve) => {
       void token.once('Transfer', (...args: unknown[]) => resolve(args.at(-1) as ContractEventPayload));
     });
+    await waitFor(async () => (sent.includes('eth_getFilterChanges') ? true : undefined));
+    await provider.off('debug', onDebug);
+    expect(sent).toContain('eth_newFilter');
     const tx = (await token.getFunction('transfer')(DEV[2]!.address, 11n)) as { wait(): Promise<unknown> };
     await tx.wait();
     const ev = await got;
@@ -86,13 +95,15 @@ describe('ethers JsonRpcProvider', () => {
 describe('ethers WebSocketProvider', () => {
   it('block and contract events over subscriptions', async () => {
     const ws = new WebSocketProvider(t.wsUrl, 9000, { staticNetwork: true });
+    const listeners = watchBlockListeners(t.node);
     try {
       const wsToken = new Contract(await token.getAddress(), ABI, ws);
       const block = new Promise<number>((resolve) => void ws.once('block', resolve));
       const event = new Promise<ContractEventPayload>((resolve) => {
         void wsToken.once('Transfer', (...args: unknown[]) => resolve(args.at(-1) as ContractEventPayload));
       });
-      await new Promise((r) => setTimeout(r, 100));
+      // Both subscriptions (newHeads, logs) are in place on the server.
+      await waitFor(async () => (listeners.count >= 2 ? true : undefined));
       const tx = (await token.getFunction('transfer')(DEV[3]!.address, 5n)) as { wait(): Promise<{ blockNumber: number }> };
       const receipt = await tx.wait();
       expect(await block).toBeGreaterThanOrEqual(receipt.blockNumber - 1);
@@ -100,6 +111,7 @@ describe('ethers WebSocketProvider', () => {
       expect(ev.args[1]).toBe(DEV[3]!.address);
       expect(ev.log.blockNumber).toBe(receipt.blockNumber);
     } finally {
+      listeners.restore();
       await ws.destroy();
     }
   });

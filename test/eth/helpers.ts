@@ -111,6 +111,45 @@ export async function waitFor<T>(fn: () => Promise<T | null | undefined>, timeou
   }
 }
 
+/**
+ * Counts the new-block listeners the node gains from now on (each newHeads or logs subscription,
+ * and a server's filter registry, adds one), so a test can wait until a client's subscriptions
+ * are really in place instead of sleeping. `restore()` puts the plain method back.
+ */
+export function watchBlockListeners(node: ChainletNode): { readonly count: number; restore(): void } {
+  const view = node.internals.app.evm;
+  const original = view.onBlock;
+  let count = 0;
+  view.onBlock = (listener) => {
+    count++;
+    const off = original.call(view, listener);
+    return () => {
+      count--;
+      off();
+    };
+  };
+  return {
+    get count() {
+      return count;
+    },
+    restore() {
+      view.onBlock = original;
+    },
+  };
+}
+
+/** An HTTP transport that records the JSON-RPC methods it sends (to wait for a client's first poll). */
+export function recordingHttp(url: string): { transport: Transport; methods: string[] } {
+  const methods: string[] = [];
+  const transport = http(url, {
+    onFetchRequest: (_req, init) => {
+      const body = JSON.parse(String(init.body)) as { method: string } | { method: string }[];
+      for (const r of Array.isArray(body) ? body : [body]) methods.push(r.method);
+    },
+  });
+  return { transport, methods };
+}
+
 export const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`;
 
 // ── a tiny EVM assembler: "PUSH1 0x2a PUSH1 0 SSTORE STOP" → bytecode ───────────────────────

@@ -10,7 +10,7 @@ import { createMPTFromProof } from '@ethereumjs/mpt';
 import { ERC20_BYTECODE, erc20TransferData } from '../../src/app/fixtures/erc20.js';
 import { createEip1193Provider, ProviderRpcError, type Eip1193Provider } from '../../src/rpc/eth/provider.js';
 import { privateKeyToAccount } from 'viem/accounts';
-import { account0, asm, chainlet, DEV, hex, startEthTestNode, type EthTestNode } from './helpers.js';
+import { account0, asm, chainlet, DEV, hex, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';
 
 const deployAbi = [...erc20Abi, { type: 'constructor', inputs: [{ name: 'supply', type: 'uint256' }], stateMutability: 'nonpayable' }] as const;
 const X = '0x000000000000000000000000000000000000aa01';
@@ -57,7 +57,7 @@ describe('in-process provider', () => {
     const id = await req<string>('eth_subscribe', ['newHeads']);
     const h = await wallet().sendTransaction({ to: DEV[8]!.address as Address, value: 1n });
     const r = await pub().waitForTransactionReceipt({ hash: h });
-    for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+    await waitFor(async () => got[0]);
     provider.removeListener('message', listener);
     expect(await req('eth_unsubscribe', [id])).toBe(true);
     expect(got[0]).toMatchObject({ type: 'eth_subscription', data: { subscription: id, result: { number: toHex(r.blockNumber), hash: r.blockHash } } });
@@ -72,6 +72,11 @@ describe('the EVM view of blocks', () => {
     for (let n = 1n; n <= latest; n++) {
       const b = await pub().getBlock({ blockNumber: n, includeTransactions: true });
       expect(b.parentHash).toBe(prevHash);
+      // The hash is CometBFT's block id hash of that height; the parent its last_block_id.
+      const meta = (await t.node.internals.blockStore.loadBlockMeta(Number(n)))!;
+      expect(b.hash).toBe(hex(meta.blockId.hash));
+      const last = meta.header.lastBlockId.hash;
+      expect(b.parentHash).toBe(last.length === 0 ? `0x${'00'.repeat(32)}` : hex(last));
       expect((await pub().getBlock({ blockHash: b.hash })).number).toBe(n);
       const receipts = await req<{ blockHash: string; transactionHash: string; logs: { blockHash: string }[]; cumulativeGasUsed: string }[]>('eth_getBlockReceipts', [toHex(n)]);
       expect(receipts.length).toBe(b.transactions.length);
@@ -123,7 +128,16 @@ describe('pending txs', () => {
       expect(tx).toMatchObject({ hash: h2, blockHash: null, blockNumber: null, transactionIndex: null, nonce: toHex(nonce + 1) });
       expect(await req('eth_getTransactionReceipt', [h1])).toBeNull();
       await node.mine(1);
-      expect(await req('eth_getTransactionReceipt', [h2])).toMatchObject({ status: '0x1' });
+      type Receipt = { status: string; blockHash: string; gasUsed: string; cumulativeGasUsed: string; effectiveGasPrice: string; type: string; transactionIndex: string };
+      const r1 = await req<Receipt>('eth_getTransactionReceipt', [h1]);
+      const r2 = await req<Receipt>('eth_getTransactionReceipt', [h2]);
+      expect(r2).toMatchObject({ status: '0x1', blockHash: r1.blockHash, transactionIndex: '0x1', type: '0x2' });
+      // Both in one block: cumulative gas sums the block's receipts in order.
+      expect(BigInt(r1.cumulativeGasUsed)).toBe(BigInt(r1.gasUsed));
+      expect(BigInt(r2.cumulativeGasUsed)).toBe(BigInt(r1.gasUsed) + BigInt(r2.gasUsed));
+      // eth_sendTransaction's fees: tip 1 gwei under a cap of 2 × base fee + tip, so the price is base fee + tip.
+      const block = await req<{ baseFeePerGas: string }>('eth_getBlockByHash', [r1.blockHash, false]);
+      expect(BigInt(r1.effectiveGasPrice)).toBe(BigInt(block.baseFeePerGas) + 1_000_000_000n);
     } finally {
       node.internals.consensus.setMode('automine');
     }
@@ -154,6 +168,24 @@ describe('calls beyond the basics', () => {
     expect(await req('eth_call', [{ from: DEV[0]!.address, to: authority.address }, 'latest', { [X]: { code } }])).toBe('0x');
     const gas = BigInt(await req<string>('eth_estimateGas', [args, 'latest', { [X]: { code } }]));
     expect(gas).toBeGreaterThan(21_000n + 25_000n - 12_500n);
+  });
+
+  it('a type-4 (EIP-7702) tx is mined and shown with its authorization list', async () => {
+    const authority = privateKeyToAccount(DEV[8]!.privateKey as Hex);
+    const nonce = Number(await req<string>('eth_getTransactionCount', [authority.address, 'latest']));
+    // Sent by the authority itself: the authorization nonce is the one after the tx's own.
+    // Delegates to a codeless address, so calling the authority runs no code and succeeds.
+    const delegate = DEV[9]!.address as Address;
+    const authorization = await authority.signAuthorization({ chainId: 9000, address: delegate, nonce: nonce + 1 });
+    const w = createWalletClient({ chain: chainlet, transport: custom(provider), account: authority });
+    const hash = await w.sendTransaction({ authorizationList: [authorization], to: authority.address, data: '0x' });
+    const receipt = await pub().waitForTransactionReceipt({ hash });
+    expect(receipt).toMatchObject({ status: 'success', type: 'eip7702' });
+    const tx = await pub().getTransaction({ hash });
+    expect(tx.type).toBe('eip7702');
+    expect(tx.authorizationList).toEqual([expect.objectContaining({ address: delegate.toLowerCase(), chainId: 9000, nonce: nonce + 1 })]);
+    // The delegation designator 0xef0100 ‖ delegate is now the authority's code.
+    expect(await req('eth_getCode', [authority.address, 'latest'])).toBe(`0xef0100${delegate.slice(2).toLowerCase()}`);
   });
 
   it('eth_simulateV1 carries state across calls and blocks, with per-call errors', async () => {

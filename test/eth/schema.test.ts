@@ -66,8 +66,9 @@ describe.skipIf(SPEC_PATH === undefined)('results match the execution-apis OpenR
   it('transactions and receipts of every type, success and revert', async () => {
     for (const [name, hash] of Object.entries(hashes)) {
       const tx = (await expectValid('eth_getTransactionByHash', [hash])) as { blockHash: string; transactionIndex: string; type: string };
-      const receipt = (await expectValid('eth_getTransactionReceipt', [hash])) as { status: string; blockHash: string };
+      const receipt = (await expectValid('eth_getTransactionReceipt', [hash])) as { status: string; blockHash: string; type: string };
       expect(receipt.blockHash, name).toBe(tx.blockHash);
+      expect(receipt.type, name).toBe(tx.type);
       if (name === 'revert') expect(receipt.status).toBe('0x0');
       await expectValid('eth_getTransactionByBlockHashAndIndex', [tx.blockHash, tx.transactionIndex]);
     }

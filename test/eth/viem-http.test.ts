@@ -9,13 +9,14 @@ import {
   parseAbiItem,
   recoverMessageAddress,
   verifyTypedData,
+  createPublicClient,
   createWalletClient,
   http,
   type Address,
   type Hex,
 } from 'viem';
 import { ERC20_BYTECODE } from '../../src/app/fixtures/erc20.js';
-import { account0, account1, call, chainlet, DEV, httpClients, startEthTestNode, type EthTestNode } from './helpers.js';
+import { account0, account1, call, chainlet, DEV, httpClients, recordingHttp, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';
 
 const deployAbi = [...erc20Abi, { type: 'constructor', inputs: [{ name: 'supply', type: 'uint256' }], stateMutability: 'nonpayable' }] as const;
 
@@ -88,25 +89,34 @@ describe('viem over HTTP', () => {
   it('watchBlockNumber (polling) sees new blocks', async () => {
     const seen: bigint[] = [];
     const unwatch = c.public.watchBlockNumber({ onBlockNumber: (n) => void seen.push(n), pollingInterval: 30, emitOnBegin: true });
-    await new Promise((r) => setTimeout(r, 100));
-    const start = seen.at(-1)!;
-    const hash = await c.wallet.sendTransaction({ to: DEV[7]!.address as Address, value: 1n });
-    await c.public.waitForTransactionReceipt({ hash });
-    await new Promise((r) => setTimeout(r, 150));
-    unwatch();
-    expect(seen.at(-1)!).toBeGreaterThan(start);
+    try {
+      const start = await waitFor(async () => seen.at(-1));
+      const hash = await c.wallet.sendTransaction({ to: DEV[7]!.address as Address, value: 1n });
+      const { blockNumber } = await c.public.waitForTransactionReceipt({ hash });
+      expect(blockNumber).toBeGreaterThan(start);
+      await waitFor(async () => (seen.includes(blockNumber) ? true : undefined));
+    } finally {
+      unwatch();
+    }
   });
 
   it('watchContractEvent (filters over HTTP) delivers Transfer events', async () => {
     const got: unknown[] = [];
-    const unwatch = c.public.watchContractEvent({ address: token, abi: erc20Abi, eventName: 'Transfer', onLogs: (logs) => void got.push(...logs), pollingInterval: 30 });
-    await new Promise((r) => setTimeout(r, 100));
-    const hash = await c.wallet.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [DEV[3]!.address as Address, 7n] });
-    await c.public.waitForTransactionReceipt({ hash });
-    for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 30));
-    unwatch();
+    const rec = recordingHttp(t.url);
+    const client = createPublicClient({ chain: chainlet, transport: rec.transport, pollingInterval: 30 });
+    const unwatch = client.watchContractEvent({ address: token, abi: erc20Abi, eventName: 'Transfer', onLogs: (logs) => void got.push(...logs) });
+    try {
+      // The filter is installed once viem polls it.
+      await waitFor(async () => (rec.methods.includes('eth_getFilterChanges') ? true : undefined));
+      expect(rec.methods).toContain('eth_newFilter');
+      const hash = await c.wallet.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [DEV[3]!.address as Address, 7n] });
+      await c.public.waitForTransactionReceipt({ hash });
+      await waitFor(async () => got[0]);
+    } finally {
+      unwatch();
+    }
     expect(got).toHaveLength(1);
-    expect(got[0]).toMatchObject({ args: { to: DEV[3]!.address, value: 7n }, eventName: 'Transfer' });
+    expect(got[0]).toMatchObject({ args: { to: DEV[3]!.address, value: 7n }, eventName: 'Transfer', transactionHash: expect.any(String) });
   });
 
   it('the node signs for its dev accounts (eth_sendTransaction, typed data, eth_sign)', async () => {

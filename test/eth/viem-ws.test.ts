@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { erc20Abi, type Address } from 'viem';
 import { ERC20_BYTECODE, TRANSFER_TOPIC } from '../../src/app/fixtures/erc20.js';
-import { account1, call, DEV, hex, startEthTestNode, wsClients, type EthTestNode } from './helpers.js';
+import { account1, call, DEV, hex, startEthTestNode, waitFor, watchBlockListeners, wsClients, type EthTestNode } from './helpers.js';
 
 const deployAbi = [...erc20Abi, { type: 'constructor', inputs: [{ name: 'supply', type: 'uint256' }], stateMutability: 'nonpayable' }] as const;
 
@@ -52,7 +52,7 @@ async function rawWs(url: string) {
         ws.send(JSON.stringify({ jsonrpc: '2.0', id: i, method, params }));
       });
     },
-    async until(pred: () => boolean, ms = 5000) {
+    async until(pred: () => boolean, ms = 10_000) {
       const end = Date.now() + ms;
       while (!pred()) {
         if (Date.now() > end) throw new Error('timed out');
@@ -67,17 +67,25 @@ describe('viem over WebSocket', () => {
   it('watchBlockNumber and watchContractEvent run on subscriptions', async () => {
     const blocks: bigint[] = [];
     const events: unknown[] = [];
+    const listeners = watchBlockListeners(t.node);
     const unBlocks = c.public.watchBlockNumber({ onBlockNumber: (n) => void blocks.push(n) });
     const unEvents = c.public.watchContractEvent({ address: token, abi: erc20Abi, eventName: 'Transfer', onLogs: (l) => void events.push(...l) });
-    await new Promise((r) => setTimeout(r, 100));
-    const hash = await c.wallet.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [account1.address, 42n] });
-    const receipt = await c.public.waitForTransactionReceipt({ hash });
-    for (let i = 0; i < 100 && (events.length === 0 || !blocks.includes(receipt.blockNumber)); i++) await new Promise((r) => setTimeout(r, 20));
-    unBlocks();
-    unEvents();
+    let receipt;
+    try {
+      // Both subscriptions (newHeads, logs) are in place on the server.
+      await waitFor(async () => (listeners.count >= 2 ? true : undefined));
+      const hash = await c.wallet.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [account1.address, 42n] });
+      receipt = await c.public.waitForTransactionReceipt({ hash });
+      const bn = receipt.blockNumber;
+      await waitFor(async () => (events.length > 0 && blocks.includes(bn) ? true : undefined));
+    } finally {
+      unBlocks();
+      unEvents();
+      listeners.restore();
+    }
     expect(blocks).toContain(receipt.blockNumber);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ eventName: 'Transfer', args: { to: account1.address, value: 42n }, transactionHash: hash });
+    expect(events[0]).toMatchObject({ eventName: 'Transfer', args: { to: account1.address, value: 42n }, transactionHash: receipt.transactionHash });
   });
 
   it('estimates, reads and sends over the socket', async () => {
@@ -85,6 +93,9 @@ describe('viem over WebSocket', () => {
     const gas = await c.public.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [account1.address, 1n], account: c.wallet.account });
     expect(gas).toBeGreaterThan(21_000n);
     expect(await c.public.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account1.address] })).toBeGreaterThan(0n);
+    const logs = await c.public.getContractEvents({ address: token, abi: erc20Abi, eventName: 'Transfer', fromBlock: 0n });
+    expect(logs.length).toBeGreaterThanOrEqual(1);
+    expect(logs.every((l) => l.address === token.toLowerCase() && l.eventName === 'Transfer')).toBe(true);
   });
 });
 
@@ -117,13 +128,14 @@ describe('raw eth_subscribe', () => {
     expect((await ws.request('eth_subscribe', ['syncing']))['error']).toEqual({ code: -32004, message: 'the syncing subscription is not supported' });
     expect((await ws.request('eth_subscribe', ['bogus']))['error']).toEqual({ code: -32601, message: 'no "bogus" subscription in eth namespace' });
     const id = (await ws.request('eth_subscribe', ['newHeads']))['result'];
+    // A second subscription, subscribed after `id`: once it hears of the block, `id` would have too.
+    const sentinel = (await ws.request('eth_subscribe', ['newHeads']))['result'];
     expect((await ws.request('eth_unsubscribe', [id]))['result']).toBe(true);
     expect((await ws.request('eth_unsubscribe', [id]))['result']).toBe(false);
-    const before = ws.notes.length;
     const hash = await c.wallet.sendTransaction({ to: DEV[5]!.address as Address, value: 1n });
     await c.public.waitForTransactionReceipt({ hash });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(ws.notes.length).toBe(before);
+    await ws.until(() => ws.notes.some((n) => n.subscription === sentinel));
+    expect(ws.notes.filter((n) => n.subscription === id)).toEqual([]);
     ws.close();
   });
 

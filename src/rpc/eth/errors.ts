@@ -120,7 +120,6 @@ export const GethText = {
   logsCap: (cap: number) => `query returned more than ${cap} results`,
   blockRangeCap: (cap: number) => `maximum [from, to] blocks distance: ${cap}`,
   invalidBlockRange: 'invalid block range params',
-  fromBlockAfterTo: 'invalid block range',
   pendingLogs: 'pending logs are not supported',
   feeHistoryCap: (cap: number, got: number) => `block count ${got} exceeds fee history cap ${cap}`,
   txFeeCap: (fee: string, cap: number) => `tx fee (${fee} ether) exceeds the configured cap (${cap.toFixed(2)} ether)`,

@@ -6,7 +6,7 @@
 import { Capability } from '@ethereumjs/tx';
 import type { BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
-import { InvalidParamsError } from './errors.js';
+import { GethText, InvalidParamsError } from './errors.js';
 import { quantity } from './hex.js';
 import { findBlock } from './resolve.js';
 
@@ -28,7 +28,7 @@ export async function feeHistory(
   [count, newest, percentiles]: [bigint, BlockRef, number[] | undefined],
 ): Promise<Record<string, unknown>> {
   const cap = env.config.feeHistoryCap;
-  if (count > BigInt(cap)) throw new InvalidParamsError(`block count ${count} exceeds fee history cap ${cap}`, 0);
+  if (count > BigInt(cap)) throw new InvalidParamsError(GethText.feeHistoryCap(cap, Number(count)), 0);
   const ps = percentiles ?? [];
   for (let i = 0; i < ps.length; i++) {
     if (!(ps[i]! >= 0 && ps[i]! <= 100)) throw new InvalidParamsError(`invalid reward percentile: ${ps[i]}`, 2);

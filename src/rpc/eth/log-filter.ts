@@ -130,7 +130,7 @@ export async function queryLogs(view: EvmView, c: LogCriteria, limits: LogLimits
   const latest = view.latestHeight();
   const fromReq = boundHeight(c.fromBlock, latest);
   const toReq = boundHeight(c.toBlock, latest);
-  if (fromReq > toReq) throw new ServerError(GethText.fromBlockAfterTo);
+  if (fromReq > toReq) throw new ServerError(GethText.invalidBlockRange);
   // The cap applies to the range asked for, before it is clipped to the chain.
   if (toReq - fromReq > limits.blockRangeCap) throw new ServerError(GethText.blockRangeCap(limits.blockRangeCap));
   const from = Math.max(fromReq, 1);
