@@ -196,6 +196,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore };
   let servers: RunningServers | undefined;
   let stopped = false;
+  let localSubscriptions = 0;
 
   const node: ChainletNode = {
     chainId: genesis.chainId,
@@ -212,7 +213,8 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     logger,
     broadcastTx: (tx) => mempool.checkTx(tx),
     mine: (n, o) => consensus.mine(n, o),
-    subscribe: (query, subscriber = `node-${id}-local`) => eventBus.subscribe(subscriber, query),
+    // Each local subscription is its own subscriber unless one is named (CometBFT keys by client).
+    subscribe: (query, subscriber = `node-${id}-local-${++localSubscriptions}`) => eventBus.subscribe(subscriber, query),
     setValidatorOnline: (i, online) => consensus.setValidatorOnline(i, online),
     waitForHeight: (h) => consensus.waitForHeight(h),
     internals,

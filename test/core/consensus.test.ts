@@ -78,7 +78,16 @@ describe('consensus', () => {
     expect(node.height).toBe(9);
   });
 
-  it('two nodes in one process do not interfere', async () => {
+  it('subscribe() twice with the same query gives two independent subscriptions', async () => {
+    const node = await start({ config: { consensus: { mode: 'manual' } } });
+    const a = node.subscribe("tm.event = 'NewBlock'");
+    const b = node.subscribe("tm.event = 'NewBlock'");
+    await node.mine(1);
+    expect((await a.next())?.data.type).toBe('NewBlock');
+    expect((await b.next())?.data.type).toBe('NewBlock');
+  });
+
+    it('two nodes in one process do not interfere', async () => {
     const a = await start({ config: { consensus: { mode: 'manual' } } });
     const b = await start({ config: { consensus: { mode: 'manual' } }, devnet: { chainId: 'other_77-1' } });
     await a.mine(2);
