@@ -30,7 +30,7 @@ export class DecodedTxCache {
       if (t !== hit) this.entries.set(key, t);
       return t;
     }
-    const decoded = decodeAppTx(bytes, common, hash);
+    const decoded = decodeAppTx(bytes, common, hash, key);
     const d = this.transform === undefined ? decoded : this.transform(decoded);
     this.add(d);
     return d;

@@ -45,7 +45,8 @@ export function cometTxHash(bytes: Uint8Array): Uint8Array {
 }
 
 /** Decodes tx bytes for the chain of `common`; throws TxRejectedError (parse error, chain id, type). */
-export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8Array): DecodedTx {
+/** `cometHash`/`cometHashHex`, when the caller already has them, save hashing the bytes again. */
+export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8Array, cometHashHex?: string): DecodedTx {
   if (bytes.length === 0) throw txParseError('empty tx');
   const type = bytes[0]! <= 0x7f ? bytes[0]! : 0;
   if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw unsupportedTxType(type);
@@ -63,7 +64,7 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
     tx,
     bytes,
     cometHash: hash,
-    cometHashHex: Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase(),
+    cometHashHex: cometHashHex ?? Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase(),
     ethHash: keccak_256(bytes),
     protected: type !== 0 || tx.supports(Capability.EIP155ReplayProtection),
   };

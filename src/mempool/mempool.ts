@@ -13,7 +13,7 @@
  *
  *   reapMaxBytesMaxGas: pending txs only, by priority across senders, by nonce within one.
  */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { AppConnMempool } from '../abci/application.js';
 import { CheckTxType, CodeTypeOK, type ExecTxResult, type ResponseCheckTx } from '../abci/types.js';
@@ -52,8 +52,12 @@ interface CheckOutcome {
   admitted?: MempoolTx;
 }
 
+// One-shot `crypto.hash` (Node ≥ 20.12) skips a Hash object per tx.
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: Uint8Array, enc: 'buffer') => Buffer }).hash;
+
 function sha256(tx: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(tx).digest());
+  const d = oneShot !== undefined ? oneShot('sha256', tx, 'buffer') : nodeCrypto.createHash('sha256').update(tx).digest();
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength); // a plain view, no copy
 }
 
 export class Mempool {
