@@ -2,6 +2,7 @@
  * CometBFT's genesis document: the domain form used by the node, and its JSON form
  * (`config/genesis.json`, the `genesis` RPC) with int64 as strings and amino-style pub keys.
  */
+import { encodeConsensusParams } from '../codec/comet-json.js';
 import { addressFromPubKey } from '../crypto/ed25519.js';
 import { fromBase64, fromHex, toBase64, toHexUpper } from '../crypto/encoding.js';
 import { defaultConsensusParams, type ConsensusParams } from '../types/params.js';
@@ -29,19 +30,6 @@ export class GenesisError extends Error {
   override name = 'GenesisError';
 }
 
-export function consensusParamsToJson(p: ConsensusParams): Record<string, unknown> {
-  return {
-    block: { max_bytes: String(p.block.maxBytes), max_gas: String(p.block.maxGas) },
-    evidence: {
-      max_age_num_blocks: String(p.evidence.maxAgeNumBlocks),
-      max_age_duration: String(p.evidence.maxAgeDurationNs),
-      max_bytes: String(p.evidence.maxBytes),
-    },
-    validator: { pub_key_types: [...p.validator.pubKeyTypes] },
-    version: { app: String(p.version.app) },
-    abci: { vote_extensions_enable_height: String(p.abci.voteExtensionsEnableHeight) },
-  };
-}
 
 function num(v: unknown, what: string): number {
   const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : NaN;
@@ -76,7 +64,7 @@ export function genesisToJson(g: GenesisDoc): Record<string, unknown> {
     genesis_time: formatRfc3339Nano(g.genesisTime),
     chain_id: g.chainId,
     initial_height: String(g.initialHeight),
-    consensus_params: consensusParamsToJson(g.consensusParams),
+    consensus_params: encodeConsensusParams(g.consensusParams),
     validators: g.validators.map((v) => ({
       address: toHexUpper(v.address),
       pub_key: { type: 'tendermint/PubKeyEd25519', value: toBase64(v.pubKey) },
