@@ -238,7 +238,7 @@ export class ConsensusEngine {
     for (;;) {
       if (this.stopped) return;
       if (this.forced > 0) return;
-      const hasTxs = this.hasPendingTxs();
+      const hasTxs = this.d.mempool.hasPending();
       if (this.mode === 'automine') {
         if (hasTxs) return;
         await this.waker.wait(c.createEmptyBlocksIntervalMs > 0 && c.createEmptyBlocks ? this.untilInterval(c.createEmptyBlocksIntervalMs) : undefined);
@@ -258,9 +258,6 @@ export class ConsensusEngine {
     }
   }
 
-  private hasPendingTxs(): boolean {
-    return this.d.mempool.reapMaxBytesMaxGas(-1, -1).length > 0;
-  }
 
   private untilInterval(ms: number): number {
     return Math.max(0, this.lastCommitAt + ms - Date.now());

@@ -225,6 +225,19 @@ describe('same-nonce replacement', () => {
 // ── ordering ───────────────────────────────────────────────────────────────────────────────
 
 describe('nonce ordering', () => {
+  it('hasPending and pendingNonce count only executable txs, without reaping', async () => {
+    expect(mp.hasPending()).toBe(false);
+    expect(mp.pendingNonce('0xa')).toBeUndefined();
+    await add({ id: 'a2', from: '0xa', nonce: 2 });
+    expect(mp.hasPending()).toBe(false);
+    expect(mp.pendingNonce('0xa')).toBeUndefined();
+    await add({ id: 'a0', from: '0xa', nonce: 0 });
+    expect(mp.hasPending()).toBe(true);
+    expect(mp.pendingNonce('0xa')).toBe(1n);
+    await add({ id: 'a1', from: '0xa', nonce: 1 });
+    expect(mp.pendingNonce('0xa')).toBe(3n);
+  });
+
   it('holds a tx behind a nonce gap as queued and promotes it once the gap is filled', async () => {
     await add({ id: 'a0', from: '0xa', nonce: 0 });
     await add({ id: 'a2', from: '0xa', nonce: 2 });

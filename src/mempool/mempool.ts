@@ -299,6 +299,18 @@ export class Mempool {
     return this.pool.content();
   }
 
+  /** Whether any tx is executable now; cheap (no reaping, no copies), for block producers. */
+  hasPending(): boolean {
+    return this.pool.hasPending();
+  }
+
+  /** The nonce after `sender`'s executable txs (lower-case 0x); undefined when it has none. */
+  pendingNonce(sender: string): bigint | undefined {
+    const q = this.pool.queue(sender);
+    const n = q?.pendingCount() ?? 0;
+    return n === 0 ? undefined : q!.all()[n - 1]!.nonce + 1n;
+  }
+
   // ── control ──────────────────────────────────────────────────────────────────────────────
 
   /** unsafe_flush_mempool: empties the pool and the cache. */

@@ -36,13 +36,13 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
     remaining--;
   };
   while (remaining > 0) {
-    if (remaining === 1 || hasExecutableTxs(mempool)) {
+    if (remaining === 1 || mempool.hasPending()) {
       await mineOne();
       continue;
     }
     try {
       const range = await consensus.exclusive(async () => {
-        if (hasExecutableTxs(mempool)) throw new RangeNotApplicableError('transactions are pending');
+        if (mempool.hasPending()) throw new RangeNotApplicableError('transactions are pending');
         return mineEmptyRange(parts, remaining, { timestamp: next, intervalMs });
       });
       remaining = 0;
@@ -56,9 +56,6 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
   return { from, to: from + count - 1 };
 }
 
-function hasExecutableTxs(mempool: DevnetParts['mempool']): boolean {
-  return mempool.reapMaxBytesMaxGas(-1, -1).length > 0;
-}
 
 /** Hardhat refuses a timestamp not after the latest block's. */
 export function checkTimestamp(parts: DevnetParts, seconds: number): void {

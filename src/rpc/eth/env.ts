@@ -74,11 +74,7 @@ export function createEthEnv(node: ChainletNode): EthEnv {
   const common = view.common;
   const txpool: EthTxPool = {
     submit: (raw) => mempool.checkTx(raw),
-    pendingNonce(sender) {
-      const txs = mempool.content().pending.get(sender.toLowerCase());
-      const last = txs?.[txs.length - 1];
-      return last === undefined ? undefined : last.nonce + 1n;
-    },
+    pendingNonce: (sender) => mempool.pendingNonce(sender.toLowerCase()),
     pending(ethHash) {
       const t = mempool.get(ethHash);
       if (t === undefined || t.ethHash === undefined) return undefined;
