@@ -16,22 +16,16 @@ import type { Query } from '../../events/query/query.js';
 import type { TxResult } from '../../events/types.js';
 import { genesisToJson, type GenesisDoc } from '../../genesis/genesis-doc.js';
 import type { ChainletNode } from '../../node/node.js';
-import type { Block, BlockMeta, Commit, Validator } from '../../types/block.js';
+import type { Commit, Validator } from '../../types/block.js';
+import type { BlockStore } from '../../store/block-store.js';
 import type { ConsensusParams } from '../../types/params.js';
 import type { Timestamp } from '../../types/time.js';
 
-export interface CometBlockStore {
-  base(): number;
-  height(): number;
-  loadBlock(height: number): Promise<Block | undefined>;
-  loadBlockByHash(hash: Uint8Array): Promise<Block | undefined>;
-  loadBlockMeta(height: number): Promise<BlockMeta | undefined>;
-  loadBlockMetaByHash(hash: Uint8Array): Promise<BlockMeta | undefined>;
-  /** The canonical commit of `height` (carried by block height+1). */
-  loadBlockCommit(height: number): Promise<Commit | undefined>;
-  /** The commit this node saw for the latest height. */
-  loadSeenCommit(height: number): Promise<Commit | undefined>;
-}
+/** The block store reads the handlers use. */
+export type CometBlockStore = Pick<
+  BlockStore,
+  'base' | 'height' | 'loadBlock' | 'loadBlockByHash' | 'loadBlockMeta' | 'loadBlockMetaByHash' | 'loadBlockCommit' | 'loadSeenCommit'
+>;
 
 export interface CometStateStore {
   loadValidators(height: number): Promise<{ readonly validators: Validator[] } | undefined>;
