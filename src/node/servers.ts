@@ -61,13 +61,3 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
   return { urls, stop };
 }
 
-/** Splits "tcp://127.0.0.1:26657" or "127.0.0.1:8545" into host and port. */
-export function parseListenAddress(addr: string): { host: string; port: number } {
-  const s = addr.replace(/^[a-z]+:\/\//, '');
-  const i = s.lastIndexOf(':');
-  if (i < 0) throw new Error(`invalid listen address "${addr}": expected host:port`);
-  const host = s.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1';
-  const port = Number(s.slice(i + 1));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port in listen address "${addr}"`);
-  return { host, port };
-}

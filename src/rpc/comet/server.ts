@@ -3,6 +3,7 @@
  * `[rpc] laddr` (port 0 = the OS picks): URI and JSON-RPC over HTTP, JSON-RPC over
  * `/websocket`, with the `[rpc]` limits, CORS and the unsafe switch.
  */
+import { parseListenAddress } from '../transport/listen-address.js';
 import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type BackendChoice, type BackendName } from '../transport/index.js';
 import { COMET_ERRORS, errorJson } from './envelope.js';
@@ -33,20 +34,9 @@ export interface CometRpcServer {
   stop(): Promise<void>;
 }
 
-/** "tcp://127.0.0.1:26657" → host and port. */
-export function parseLaddr(laddr: string): { host: string; port: number } {
-  const s = laddr.replace(/^[a-z]+:\/\//, '');
-  const i = s.lastIndexOf(':');
-  if (i < 0) throw new RangeError(`invalid [rpc] laddr "${laddr}": expected host:port`);
-  const host = s.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1';
-  const port = Number(s.slice(i + 1));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid port in [rpc] laddr "${laddr}"`);
-  return { host, port };
-}
-
 export async function startCometRpc(node: ChainletNode, opts: CometRpcOptions = {}): Promise<CometRpcServer> {
   const cfg = node.config.rpc;
-  const { host, port } = parseLaddr(cfg.laddr);
+  const { host, port } = parseListenAddress(cfg.laddr, '[rpc] laddr');
   let env: CometEnv = cometEnvFromNode(node);
   const logger = env.logger;
   const routes = routesFor({ unsafe: cfg.unsafe });

@@ -5,6 +5,7 @@
  * `Content-Type: application/json`, body at most `http-body-limit`; CORS as Cosmos EVM's default
  * (any origin). The WS listener also answers JSON-RPC POSTs.
  */
+import { parseListenAddress } from '../transport/listen-address.js';
 import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
 import type { WsSession } from './route.js';
@@ -25,15 +26,6 @@ const CORS = {
   allowedMethods: ['GET', 'POST', 'HEAD'],
   allowedHeaders: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With'],
 };
-
-/** "127.0.0.1:8545", "tcp://0.0.0.0:8546", "[::1]:8545" → host and port. */
-export function listenAddress(addr: string): { host: string; port: number } {
-  const s = addr.replace(/^[a-z]+:\/\//, '');
-  const i = s.lastIndexOf(':');
-  const port = Number(s.slice(i + 1));
-  if (i < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid [json-rpc] listen address "${addr}": expected host:port`);
-  return { host: s.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1', port };
-}
 
 class Session implements WsSession {
   private listeners: (() => void)[] = [];
@@ -89,8 +81,8 @@ export async function startEthRpc(node: ChainletNode): Promise<RunningEthRpc> {
   };
 
   // Managed listeners, so admin_stopHTTP / admin_startHTTP (and WS) can really stop and restart them.
-  const httpAddr = listenAddress(cfg.address);
-  const wsAddr = listenAddress(cfg.wsAddress);
+  const httpAddr = parseListenAddress(cfg.address, '[json-rpc] address');
+  const wsAddr = parseListenAddress(cfg.wsAddress, '[json-rpc] ws-address');
   const http = new ManagedListener('HTTP', httpAddr.host, httpAddr.port, (host, port) => startHttpServer({ ...common, host, port }));
   const ws = new ManagedListener('WebSocket', wsAddr.host, wsAddr.port, (host, port) =>
     startHttpServer({

@@ -10,6 +10,7 @@
  * the same server over any RoutingEnv.
  */
 import type { Logger } from 'pino';
+import { parseListenAddress } from '../transport/listen-address.js';
 import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type BackendChoice, type HttpRequest, type HttpResponse } from '../transport/index.js';
 import { AccessGate, CLIENT_ID_DEPRECATION_HEADERS } from './access.js';
@@ -45,13 +46,11 @@ const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 
 /** "127.0.0.1:8080", "tcp://0.0.0.0:8080" or "[::1]:8080" → host and port. */
 export function parseRoutingAddress(addr: string): { host: string; port: number } {
-  const s = addr.replace(/^[a-z]+:\/\//, '');
-  const i = s.lastIndexOf(':');
-  const port = Number(s.slice(i + 1));
-  if (i < 0 || s.slice(i + 1) === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+  try {
+    return parseListenAddress(addr, '[routing] address');
+  } catch {
     throw new RoutingConfigError('address', `"${addr}" is not host:port`);
   }
-  return { host: s.slice(0, i).replace(/^\[|\]$/g, '') || '127.0.0.1', port };
 }
 
 function parseBody(req: HttpRequest): unknown {
