@@ -49,7 +49,8 @@ import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import { allTxsDecode, prepareTxs } from './proposal.js';
 import { buildRouteTable, QUERY_ROUTES, routeQuery, type QueryRoute } from './query-routes.js';
 import { DecodedTxCache } from './tx-cache.js';
-import { blockEvents, hex } from './tx-events.js';
+import { toPrefixedHex as hex } from '../crypto/encoding.js';
+import { blockEvents } from './tx-events.js';
 import { LevelTrieDB } from './trie-db.js';
 
 export interface EvmAppOptions {

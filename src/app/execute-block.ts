@@ -20,7 +20,8 @@ import { orBloom } from './evm-block.js';
 import type { TxRejectedError } from './errors.js';
 import { effectiveGasPrice } from './fee-market.js';
 import { recoverSender, type DecodedTx } from './tx-decode.js';
-import { ethereumTxEvents, hex } from './tx-events.js';
+import { toPrefixedHex as hex } from '../crypto/encoding.js';
+import { ethereumTxEvents } from './tx-events.js';
 import { blockGasExhausted, rejectionFromRunTxError } from './tx-rejections.js';
 
 export interface BlockEnv {

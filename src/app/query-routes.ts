@@ -16,7 +16,7 @@ import type { Address } from '@ethereumjs/util';
 import type { RequestQuery, ResponseQuery } from '../abci/types.js';
 import { addressFromBytes, parseAccountAddress } from './address.js';
 import { HeightNotAvailableError, QueryError } from './errors.js';
-import { hex } from './tx-events.js';
+import { toPrefixedHex as hex } from '../crypto/encoding.js';
 
 export interface QueryContext {
   latestHeight(): number;

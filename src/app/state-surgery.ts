@@ -14,7 +14,7 @@ import type { AppInternals } from './app-internals.js';
 import { committedRoot } from './app-reload.js';
 import { EvmAppError } from './errors.js';
 import { checkStateAt } from './evm-runtime.js';
-import { hex } from './tx-events.js';
+import { toPrefixedHex as hex } from '../crypto/encoding.js';
 
 export interface AccountEdit {
   balance?: bigint;

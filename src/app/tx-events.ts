@@ -14,6 +14,7 @@
  * Subscriptions match on every attribute whatever the flag.
  */
 import type { AbciEvent, EventAttribute } from '../abci/types.js';
+import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import type { RawLog } from './block-record.js';
 
 export const MSG_ETHEREUM_TX_ACTION = '/cosmos.evm.vm.v1.MsgEthereumTx';
@@ -85,8 +86,4 @@ function logJson([address, topics, data]: RawLog, p: TxEventParams, logIndex: nu
     logIndex: `0x${logIndex.toString(16)}`,
     removed: false,
   });
-}
-
-export function hex(b: Uint8Array): string {
-  return `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 }

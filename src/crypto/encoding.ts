@@ -17,6 +17,11 @@ export function toHex(b: Uint8Array): string {
   return asBuffer(b).toString('hex');
 }
 
+/** Lower-case hex with a 0x prefix (Ethereum's unformatted data; "0x" when empty). */
+export function toPrefixedHex(b: Uint8Array): string {
+  return `0x${asBuffer(b).toString('hex')}`;
+}
+
 /** Upper-case hex without a 0x prefix (CometBFT `HexBytes`). */
 export function toHexUpper(b: Uint8Array): string {
   return asBuffer(b).toString('hex').toUpperCase();

@@ -10,7 +10,7 @@
  * those blocks the normal way first).
  */
 import { blockGasLimit, nextBaseFee } from '../../app/fee-market.js';
-import { hex } from '../../app/tx-events.js';
+import { toPrefixedHex as hex } from '../../crypto/encoding.js';
 import { compareTime, timestampFromMs, timestampToMs, type Timestamp } from '../../types/time.js';
 import { buildEmptyRange, rangeBlockId, rangeTime, type EmptyRange } from './empty-range.js';
 import { appOf, type DevnetParts } from './parts.js';

@@ -6,6 +6,7 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { Address } from '@ethereumjs/util';
+import { toHex } from '../../crypto/encoding.js';
 import { ExecutionRevertedError, GethText, ServerError } from './errors.js';
 import type { CallExecutor } from './exec/call-executor.js';
 import { EvmTimeoutError } from './exec/evm-hooks.js';
@@ -96,8 +97,8 @@ export class CallService {
       const exclude = new Set<string>();
       for (let i = 0; i < 8; i++) {
         const msg = this.message({ ...args, accessList: list }, block, gas);
-        exclude.add(hexOf(msg.from.bytes));
-        if (msg.to) exclude.add(hexOf(msg.to.bytes));
+        exclude.add(toHex(msg.from.bytes));
+        if (msg.to) exclude.add(toHex(msg.to.bytes));
         for (const p of evm.evm.precompiles.keys()) exclude.add(p);
         const r = await this.exec(evm, pre.shallowCopy(), block, msg, { reportAccessList: true }, deadline);
         const next = accessListFrom(r.accessList ?? new Map(), exclude, r.createdAddress);
@@ -177,9 +178,6 @@ export class CallService {
 
 export { failureAtCap };
 
-function hexOf(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-}
 
 function revertText(ret: Uint8Array): string {
   const reason = decodeRevertReason(ret);
@@ -188,7 +186,7 @@ function revertText(ret: Uint8Array): string {
 
 /** The journal's touched set as an access list: excluded addresses stay only when they have slots. */
 function accessListFrom(touched: Map<string, Set<string>>, exclude: Set<string>, created: Address | undefined): AccessListEntry[] {
-  const createdHex = created ? hexOf(created.bytes) : undefined;
+  const createdHex = created ? toHex(created.bytes) : undefined;
   const out: AccessListEntry[] = [];
   for (const [addr, slots] of touched) {
     if (addr === createdHex) continue;
@@ -202,7 +200,7 @@ function sameList(a: AccessListEntry[], b: AccessListEntry[]): boolean {
   if (a.length !== b.length) return false;
   const key = (l: AccessListEntry[]) =>
     l
-      .map((e) => `${hexOf(e.address)}:${e.storageKeys.map(hexOf).sort().join(',')}`)
+      .map((e) => `${toHex(e.address)}:${e.storageKeys.map(toHex).sort().join(',')}`)
       .sort()
       .join(';');
   return key(a) === key(b);

@@ -3,6 +3,7 @@
  * `0x` hex form (`0x0` for zero), unformatted data as `0x` plus two digits per byte. Decoders
  * reject what geth's hexutil rejects, with hexutil's words, so clients see the same errors.
  */
+import { toPrefixedHex } from '../../crypto/encoding.js';
 import { HexError } from './errors.js';
 
 const HEX_DIGITS = /^[0-9a-fA-F]*$/;
@@ -14,7 +15,7 @@ export function quantity(v: bigint | number): string {
 
 /** Unformatted data: `0x` + two lower-case hex digits per byte. */
 export function data(b: Uint8Array): string {
-  return `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
+  return toPrefixedHex(b);
 }
 
 /** 32-byte data left-padded (storage values, topics from bigint). */
