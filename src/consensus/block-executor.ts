@@ -18,7 +18,6 @@ import type { StateStore } from '../store/state-store.js';
 import type { Block, BlockID, Commit } from '../types/block.js';
 import { commitHash } from '../types/commit.js';
 import { evidenceHash } from '../types/evidence.js';
-import { headerHash } from '../types/header.js';
 import { consensusParamsHash } from '../types/params-hash.js';
 import { makeBlockId } from '../types/part-set.js';
 import type { Timestamp } from '../types/time.js';
@@ -118,20 +117,6 @@ export class BlockExecutor {
       proposerAddress: block.header.proposerAddress,
     });
     return res.status === ProposalStatus.Accept;
-  }
-
-  /** Checks a block against the state it extends (the parts a proposal from our own validators could get wrong). */
-  validateBlock(state: ChainState, block: Block): void {
-    const h = block.header;
-    const fail = (what: string) => {
-      throw new InvalidBlockError(`wrong Block.Header.${what}`);
-    };
-    if (h.chainId !== state.chainId) fail('ChainID');
-    if (Buffer.compare(h.appHash, state.appHash) !== 0) fail('AppHash');
-    if (Buffer.compare(h.validatorsHash, state.validators.hash()) !== 0) fail('ValidatorsHash');
-    if (Buffer.compare(h.lastResultsHash, state.lastResultsHash) !== 0) fail('LastResultsHash');
-    if (Buffer.compare(h.dataHash, txsHash(block.data.txs)) !== 0) fail('DataHash');
-    if (headerHash(h).length === 0) fail('Hash');
   }
 
   /** Re-indexes stored blocks the indexer had not reached when the node last stopped. */

@@ -84,10 +84,6 @@ export class ConsensusEngine {
     return this.mode;
   }
 
-  get isHalted(): boolean {
-    return this.halted;
-  }
-
   start(): void {
     if (this.running || this.stopped) return;
     this.running = true;
@@ -138,10 +134,6 @@ export class ConsensusEngine {
     this.d.eventBus.publish(online ? 'ValidatorOnline' : 'ValidatorOffline', { address: v.address, height: this.state.lastBlockHeight + 1, reason: `validator ${index} ${online ? 'back online' : 'taken offline'}` });
     this.d.logger.info({ validator: index, online }, online ? 'validator back online' : 'validator taken offline');
     this.waker.wake();
-  }
-
-  validatorStatus(): { index: number; address: Uint8Array; online: boolean }[] {
-    return this.d.validators.map((v, index) => ({ index, address: v.address, online: v.online }));
   }
 
   /** The timestamp of the next block (evm_setNextBlockTimestamp). */
@@ -257,7 +249,6 @@ export class ConsensusEngine {
       }
     }
   }
-
 
   private untilInterval(ms: number): number {
     return Math.max(0, this.lastCommitAt + ms - Date.now());

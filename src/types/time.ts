@@ -15,10 +15,6 @@ export function timestampToMs(t: Timestamp): number {
   return t.seconds * 1000 + Math.floor(t.nanos / 1_000_000);
 }
 
-export function isZeroTime(t: Timestamp): boolean {
-  return t.seconds === ZERO_TIME.seconds && t.nanos === 0;
-}
-
 export function compareTime(a: Timestamp, b: Timestamp): number {
   return a.seconds !== b.seconds ? a.seconds - b.seconds : a.nanos - b.nanos;
 }
