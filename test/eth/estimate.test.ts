@@ -3,7 +3,8 @@
  * through eth_call with an explicit gas limit. Hand-made contracts (placed with state
  * overrides) cover the cases a one-run estimate must get right: the SSTORE 2300 sentry, the
  * 63/64 rule of nested calls, call stipends, contract creation, and a child that burns all its
- * gas (the binary-search fallback). Ordinary txs take two EVM executions.
+ * gas (the binary-search fallback), code that reads the gas or (when gas is priced) a balance.
+ * A tx whose path cannot depend on its limit takes one EVM execution; others confirm with a second.
  */
 import { Address } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +78,7 @@ describe('eth_estimateGas exactness', () => {
     expect(await estimate({ from, to: EOA, value: '0x1' })).toBe(21_000n);
   });
 
-  it('an ERC20 transfer: exact, in two executions', async () => {
+  it('an ERC20 transfer: exact, in one execution', async () => {
     const args = { from, to: token, input: hex(erc20TransferData(DEV[1]!.address, 1000n)) };
     const gas = await expectExact(args);
     expect(gas).toBeGreaterThan(30_000n);
@@ -85,7 +86,7 @@ describe('eth_estimateGas exactness', () => {
       { from: addr(from), to: addr(token), input: erc20TransferData(DEV[1]!.address, 1000n) },
       t.node.internals.app.evm.latestHeight(),
     );
-    expect(r).toEqual({ gas, runs: 2 });
+    expect(r).toEqual({ gas, runs: 1 });
   });
 
   it('the SSTORE sentry (gas left must exceed 2300) decides the limit', async () => {
@@ -94,7 +95,7 @@ describe('eth_estimateGas exactness', () => {
     const gas = await expectExact({ from, to: X }, { [X]: { code } });
     // 21000 + 2×PUSH (5) + cold SSTORE 22100 + sentry 2301 (the final 100 fits in it).
     expect(gas).toBe(21_000n + 3n + 2n + 22_100n + 3n + 2n + 2_301n);
-    expect(await runsOf({ to: X }, { [X]: code })).toBe(2);
+    expect(await runsOf({ to: X }, { [X]: code })).toBe(1);
   });
 
   it('the 63/64 rule of a nested call', async () => {
@@ -133,14 +134,38 @@ describe('eth_estimateGas exactness', () => {
     const r = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, t.node.internals.app.evm.latestHeight(), new Map([
       [X.slice(2), { code: Buffer.from(code.slice(2), 'hex'), state }],
     ]));
-    expect(r).toEqual({ gas, runs: 2 });
+    expect(r).toEqual({ gas, runs: 1 });
   });
 
   it('contract creation, code deposit included', async () => {
     const runtime = asm(`${'PUSH1 1 POP '.repeat(40)} STOP`);
     const gas = await expectExact({ from, input: deployCode(runtime) });
     expect(gas).toBeGreaterThan(53_000n);
-    expect(await runsOf({ input: deployCode(runtime) })).toBe(2);
+    expect(await runsOf({ input: deployCode(runtime) })).toBe(1);
+  });
+
+  it('code that reads GAS is confirmed by a second run and searched when its path moves', async () => {
+    // Succeeds only with 50 000 gas left: at the cap it uses a few gas; the one-run answer would fail.
+    const code = asm('GAS PUSH3 50000 GT @fail JUMPI STOP fail: PUSH0 PUSH0 REVERT');
+    const gas = await expectExact({ from, to: X }, { [X]: { code } });
+    expect(gas).toBeGreaterThan(21_000n + 50_000n);
+    expect(await runsOf({ to: X }, { [X]: code })).toBeGreaterThan(2);
+  });
+
+  it('with a gas price, a balance the code reads moves with the limit: confirmed and searched', async () => {
+    // Succeeds only while the caller's balance, after paying limit × price, is below T: the
+    // least limit is 500 001 at 10 gwei from a 1000-ether balance.
+    const balance = 10n ** 21n;
+    const price = 10n ** 10n;
+    const t = balance - 500_000n * price;
+    const code = asm(`PUSH32 ${t} CALLER BALANCE LT @ok JUMPI PUSH0 PUSH0 REVERT ok: STOP`);
+    const overrides = { [X]: { code }, [from]: { balance: `0x${balance.toString(16)}` } };
+    const priced = { from, to: X, gasPrice: `0x${price.toString(16)}` };
+    expect(await expectExact(priced, overrides)).toBe(500_001n);
+    // Without a price no balance depends on the limit: reading one still takes one run.
+    const reader = asm('CALLER BALANCE POP STOP');
+    await expectExact({ from, to: X }, { [X]: { code: reader } });
+    expect(await runsOf({ to: X }, { [X]: reader })).toBe(1);
   });
 
   it('a child that burns all its gas: the fallback search still finds the minimum', async () => {

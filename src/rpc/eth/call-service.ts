@@ -11,6 +11,7 @@ import { ExecutionRevertedError, GethText, ServerError } from './errors.js';
 import type { CallExecutor } from './exec/call-executor.js';
 import { EvmTimeoutError } from './exec/evm-hooks.js';
 import { estimateGas, failureAtCap } from './exec/estimate.js';
+import type { GasTracker } from './exec/gas-tracker.js';
 import { txGasBase, type AccessListEntry, type CallMessage } from './exec/message.js';
 import { applyOverrides, type StateOverrides } from './exec/overrides.js';
 import type { OverlayState } from './exec/overlay-state.js';
@@ -80,7 +81,8 @@ export class CallService {
       // Every run starts from the same pre-state: a fresh copy of the overridden overlay.
       const pre = state.shallowCopy();
       const deadline = this.deadline();
-      return estimateGas((gasLimit, tracker) => this.exec(evm, pre.shallowCopy(), block, { ...base, gasLimit }, tracker ? { tracker } : {}, deadline), cap, minGas);
+      const run = (gasLimit: bigint, tracker?: GasTracker) => this.exec(evm, pre.shallowCopy(), block, { ...base, gasLimit }, tracker ? { tracker } : {}, deadline);
+      return estimateGas(run, cap, minGas, base.gasPrice > 0n);
     });
   }
 

@@ -3,8 +3,10 @@
  *
  *   1. run at the cap with a GasTracker            → fails: revert (code 3) / "gas required exceeds allowance"
  *   2. candidate = cap − slack of the top frame    (≥ intrinsic gas and the EIP-7623 floor)
- *   3. run at the candidate                        → succeeds: that is the answer (two runs)
- *   4. otherwise binary search: between the candidate and the cap when the candidate failed, or
+ *   3. the tracker saw nothing that makes the path depend on the limit (no GAS, no child that
+ *      burnt all its gas, no balance read when gas is priced) → the candidate is the answer (one run)
+ *   4. otherwise run at the candidate              → succeeds: that is the answer (two runs)
+ *   5. otherwise binary search: between the candidate and the cap when the candidate failed, or
  *      between the intrinsic gas and the candidate when a child burnt all its gas (the one-run
  *      model is then only an upper bound).
  */
@@ -29,7 +31,8 @@ export function failureAtCap(r: MessageResult, cap: bigint): never {
   throw new ServerError(r.error ?? 'execution failed');
 }
 
-export async function estimateGas(run: RunAt, cap: bigint, minGas: bigint): Promise<EstimateResult> {
+/** `priced`: the message pays a gas price, so the sender's balance depends on the limit. */
+export async function estimateGas(run: RunAt, cap: bigint, minGas: bigint, priced: boolean): Promise<EstimateResult> {
   const tracker = new GasTracker();
   const first = await run(cap, tracker);
   let runs = 1;
@@ -38,6 +41,7 @@ export async function estimateGas(run: RunAt, cap: bigint, minGas: bigint): Prom
   let candidate = cap - tracker.topSlack(first.gasLeft);
   if (candidate < minGas) candidate = minGas;
   if (candidate >= cap) return { gas: cap, runs };
+  if (tracker.exact(priced)) return { gas: candidate, runs };
 
   const second = await run(candidate);
   runs++;

@@ -8,7 +8,8 @@
  *   never stops the node from answering other requests. A normal call pays one decrement per
  *   JUMPDEST.
  * - gas tracking for estimation, swapped in only for the tracked run: SSTORE's gas function and
- *   the CALL/CREATE family's handlers report to a GasTracker.
+ *   the CALL/CREATE family's handlers report to a GasTracker, and GAS, BALANCE and SELFBALANCE
+ *   tell it the path may depend on the limit.
  * - the jump-analysis cache (jump-cache.ts), enabled for this EVM and installed from the first
  *   interpreter the JUMPDEST handler sees.
  *
@@ -17,6 +18,7 @@
 import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { GasTracker } from './gas-tracker.js';
+import { enableFastLoop, installFastLoop } from './fast-loop.js';
 import { enableJumpCache, installJumpCache } from './jump-cache.js';
 
 interface OpInfo {
@@ -49,8 +51,11 @@ export class EvmTimeoutError extends Error {
 
 const JUMPDEST = 0x5b;
 const SSTORE = 0x55;
+const GAS = 0x5a;
+const BALANCE_OPS = [0x31, 0x47] as const; // BALANCE, SELFBALANCE
 const CALL_OPS = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa] as const;
 const VALUE_CALLS = new Set([0xf1, 0xf2]);
+const CREATES = new Set([0xf0, 0xf5]);
 const CHECK_EVERY = 256;
 const SLICE_MS = 20;
 
@@ -74,11 +79,17 @@ export class EvmHooks {
     const original = this.jumpdest.opHandler;
     this.syncInfo = this.jumpdest.opcodeInfo;
     this.yieldInfo = Object.freeze({ ...this.syncInfo, isAsync: true });
+    let cacheInstalled = false;
     this.syncHandler = (rs, common) => {
+      if (!cacheInstalled) {
+        // The first JUMPDEST of the first call: from then on this EVM's frames reuse analyses.
+        installJumpCache(rs.interpreter);
+        installFastLoop(rs.interpreter);
+        cacheInstalled = true;
+      }
       if (--this.countdown > 0) return original(rs, common);
       this.countdown = CHECK_EVERY;
       this.checkClock();
-      installJumpCache(rs.interpreter);
       return original(rs, common);
     };
     this.yieldHandler = async (rs, common) => {
@@ -91,8 +102,9 @@ export class EvmHooks {
     };
     this.jumpdest.opHandler = this.syncHandler;
     enableJumpCache(evm);
+    enableFastLoop(evm);
     for (const op of CALL_OPS) this.trackedOriginals.set(op, { ...map[op]! });
-    this.trackedOriginals.set(SSTORE, { ...map[SSTORE]! });
+    for (const op of [SSTORE, GAS, ...BALANCE_OPS]) this.trackedOriginals.set(op, { ...map[op]! });
     this.map = map;
   }
 
@@ -122,6 +134,16 @@ export class EvmHooks {
           tracker.onSstore(rs.interpreter.getGasLeft());
           return gasFn(rs, gas, common);
         };
+      } else if (op === GAS) {
+        entry.opHandler = (rs, common) => {
+          tracker.sawGas = true;
+          return orig.opHandler(rs, common);
+        };
+      } else if (op === BALANCE_OPS[0] || op === BALANCE_OPS[1]) {
+        entry.opHandler = (rs, common) => {
+          tracker.sawBalance = true;
+          return orig.opHandler(rs, common);
+        };
       } else {
         entry.opHandler = wrapCall(op, orig.opHandler, tracker);
       }
@@ -144,7 +166,12 @@ function wrapCall(op: number, orig: OpHandler, tracker: GasTracker): OpHandler {
     const avail = rs.interpreter.getGasLeft();
     const given = rs.messageGasLimit ?? 0n;
     let stipend = 0n;
-    if (VALUE_CALLS.has(op) && rs.stack.peek(3)[2] !== 0n) stipend = common.param('callStipendGas');
+    if (VALUE_CALLS.has(op) && rs.stack.peek(3)[2] !== 0n) {
+      stipend = common.param('callStipendGas');
+      tracker.sawBalance = true;
+    } else if (CREATES.has(op) && rs.stack.peek(1)[0] !== 0n) {
+      tracker.sawBalance = true;
+    }
     tracker.enterCall({ avail, given, stipend });
     try {
       await orig(rs, common);

@@ -12,6 +12,11 @@
  * Giving a frame δ less gas lowers every later gas-left value in it by exactly δ as long as no
  * child runs out of gas; a child that halts and burns all its gas breaks that rule (less gas
  * in, less burnt), so such runs are flagged `nonlinear` and the caller falls back to a search.
+ *
+ * The same path at a lower limit also assumes the code never looked at the gas itself (GAS) and,
+ * when gas is priced, at balances (BALANCE, SELFBALANCE, value transfers): the sender pays
+ * limit × price up front, so what it can send moves with the limit. `exact` says none happened:
+ * the one-run answer is then the minimum without a second execution.
  */
 
 const SSTORE_SENTRY = 2300n;
@@ -41,6 +46,15 @@ export class GasTracker {
   private readonly starts: CallStart[] = [];
   /** Set when a child burnt all its gas: the one-run answer may not be minimal. */
   nonlinear = false;
+  /** The code read the gas left (GAS). */
+  sawGas = false;
+  /** The code read a balance or moved value (matters only when gas has a price). */
+  sawBalance = false;
+
+  /** Whether the one-run answer needs no confirming run (`priced`: the message pays for gas). */
+  exact(priced: boolean): boolean {
+    return !this.nonlinear && !this.sawGas && !(priced && this.sawBalance);
+  }
 
   /** Before an SSTORE in the current frame, with the gas left at that point. */
   onSstore(gasLeft: bigint): void {
