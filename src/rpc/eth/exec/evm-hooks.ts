@@ -10,8 +10,9 @@
  * - gas tracking for estimation, swapped in only for the tracked run: SSTORE's gas function and
  *   the CALL/CREATE family's handlers report to a GasTracker, and GAS, BALANCE and SELFBALANCE
  *   tell it the path may depend on the limit.
- * - the jump-analysis cache (jump-cache.ts), enabled for this EVM and installed from the first
- *   interpreter the JUMPDEST handler sees.
+ * - the jump-analysis cache (jump-cache.ts) and the fast opcode loop (fast-loop.ts), enabled for
+ *   this EVM and installed from the first interpreter the JUMPDEST handler sees; cheaper handlers
+ *   for hot opcodes (fast-ops.ts).
  *
  * ethereumjs keeps the table in the private `_opcodeMap`; `OpEntry` below is the shape we rely on.
  */
@@ -19,6 +20,7 @@ import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { GasTracker } from './gas-tracker.js';
 import { enableFastLoop, installFastLoop } from './fast-loop.js';
+import { installFastOps } from './fast-ops.js';
 import { enableJumpCache, installJumpCache } from './jump-cache.js';
 
 interface OpInfo {
@@ -103,6 +105,7 @@ export class EvmHooks {
     this.jumpdest.opHandler = this.syncHandler;
     enableJumpCache(evm);
     enableFastLoop(evm);
+    installFastOps(evm);
     for (const op of CALL_OPS) this.trackedOriginals.set(op, { ...map[op]! });
     for (const op of [SSTORE, GAS, ...BALANCE_OPS]) this.trackedOriginals.set(op, { ...map[op]! });
     this.map = map;
