@@ -3,11 +3,11 @@
  * for a block's transactionsRoot and receiptsRoot. Built in one recursive pass over the sorted keys
  * instead of N trie insertions, and synchronous so that EvmBlock can compute it lazily in a getter.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../crypto/keccak.js';
 import { RLP, type Input } from '@ethereumjs/rlp';
 
 /** keccak256(RLP("")): the root of an empty trie. */
-export const EMPTY_TRIE_ROOT = keccak_256(RLP.encode(new Uint8Array(0)));
+export const EMPTY_TRIE_ROOT = keccak256(RLP.encode(new Uint8Array(0)));
 
 interface Item {
   key: number[];
@@ -18,7 +18,7 @@ export function orderedTrieRoot(values: readonly Uint8Array[]): Uint8Array {
   if (values.length === 0) return EMPTY_TRIE_ROOT;
   const items: Item[] = values.map((value, i) => ({ key: toNibbles(RLP.encode(i)), value }));
   items.sort((a, b) => compareNibbles(a.key, b.key));
-  return keccak_256(encodeNode(items, 0));
+  return keccak256(encodeNode(items, 0));
 }
 
 /** RLP of the node holding `items` (all sharing their first `depth` nibbles). */
@@ -49,7 +49,7 @@ function encodeNode(items: Item[], depth: number): Uint8Array {
 
 /** A child node is embedded when its RLP is shorter than 32 bytes, else referenced by hash. */
 function childRef(encoded: Uint8Array): Input {
-  return encoded.length < 32 ? (RLP.decode(encoded) as Input) : keccak_256(encoded);
+  return encoded.length < 32 ? (RLP.decode(encoded) as Input) : keccak256(encoded);
 }
 
 function sharedPrefixLength(items: Item[], depth: number): number {

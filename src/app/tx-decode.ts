@@ -7,7 +7,7 @@
  * hashes and, after `recoverSender`, the sender (recovered once, kept with the frozen tx).
  */
 import * as nodeCrypto from 'node:crypto';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../crypto/keccak.js';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
@@ -65,7 +65,7 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
     bytes,
     cometHash: hash,
     cometHashHex: cometHashHex ?? Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase(),
-    ethHash: keccak_256(bytes),
+    ethHash: keccak256(bytes),
     protected: type !== 0 || tx.supports(Capability.EIP155ReplayProtection),
   };
 }

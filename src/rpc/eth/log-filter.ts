@@ -4,7 +4,7 @@
  * bloom bits of each criterion are computed once per query. `block-range-cap` and `logs-cap`
  * answer with Cosmos EVM's texts.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import type { EvmBlock, EvmLog, EvmReceipt, EvmView } from '../../app/evm-view.js';
 import { blockNumberOf, type BlockRef } from './block-param.js';
 import { GethText, InvalidParamsError, ServerError } from './errors.js';
@@ -72,7 +72,7 @@ export function matchLog(log: EvmLog, c: LogCriteria): boolean {
 type BloomBits = [number, number, number, number, number, number];
 
 function bloomBits(v: Uint8Array): BloomBits {
-  const h = keccak_256(v);
+  const h = keccak256(v);
   const out: number[] = [];
   for (let i = 0; i < 6; i += 2) {
     const bit = ((h[i]! << 8) | h[i + 1]!) & 2047;

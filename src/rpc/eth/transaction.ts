@@ -4,7 +4,7 @@
  * (errors.ts), so viem and ethers recognise "nonce too low", "insufficient funds"…
  */
 import { RLP } from '@ethereumjs/rlp';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { MempoolFullError, TxInCacheError, TxTooLargeError } from '../../mempool/errors.js';
 import type { BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
@@ -95,7 +95,7 @@ export async function submitRaw(env: EthEnv, raw: Uint8Array): Promise<string> {
     throw e;
   }
   if (res.code !== 0) throw new ServerError(gethTextForCheckTxLog(res.log, res.sender ? { sender: res.sender } : {}));
-  return data(res.ethHash ?? keccak_256(raw));
+  return data(res.ethHash ?? keccak256(raw));
 }
 
 /** Handler for `eth_sendRawTransaction`. */

@@ -9,7 +9,7 @@
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { Account, KECCAK256_NULL, bytesToUnprefixedHex, type Address } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../../crypto/keccak.js';
 import { copyAccount, type StateReader } from './state-reader.js';
 
 const EMPTY = new Uint8Array(0);
@@ -85,7 +85,7 @@ export class OverlayState implements StateManagerInterface {
     const key = bytesToUnprefixedHex(address.bytes);
     this.setCode(key, value);
     const a = (await this.getAccount(address)) ?? new Account();
-    a.codeHash = value.length === 0 ? KECCAK256_NULL : keccak_256(value);
+    a.codeHash = value.length === 0 ? KECCAK256_NULL : keccak256(value);
     this.setAccount(key, a);
   }
 
