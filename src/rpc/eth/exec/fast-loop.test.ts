@@ -61,7 +61,29 @@ const CASES: Record<string, [string | undefined, Uint8Array, bigint]> = {
   'a revert with data': ['60015f53' + '60015ffd', new Uint8Array(0), 100_000n],
   // PUSH2 with its data cut off by the end of the code
   'a truncated push': ['61ff', new Uint8Array(0), 100_000n],
+  // PUSH1 7 PUSH1 3 SSTORE PUSH1 3 SLOAD PUSH1 9 SLOAD ADD PUSH0 MSTORE (slot 3 set, slot 9 unset)
+  'storage reads of a set and an unset slot': ['6007600355' + '600354' + '600954' + '01' + '5f52' + '60205ff3', new Uint8Array(0), 100_000n],
+  // LOG0 with data, LOG2 with two topics (one zero, one with the top bit set), LOG4 without data
+  'logs with 0, 2 and 4 topics': [
+    '602a5f52' + '60205fa0' + '7f' + '80'.padEnd(64, '1') + '5f' + '60205fa2' + '6001600260036004' + '5f5fa4' + '00',
+    new Uint8Array(0),
+    100_000n,
+  ],
   'deploying an ERC20': [undefined, erc20DeployData(10n ** 24n), 3_000_000n],
+};
+
+/** What some cases must produce, so that agreement is not agreement on a failure. */
+const EXPECT: Record<string, (o: Awaited<ReturnType<typeof outcome>>) => void> = {
+  'storage reads of a set and an unset slot': (o) => {
+    expect(o.error).toBeUndefined();
+    expect(BigInt(`0x${o.ret}`)).toBe(7n);
+  },
+  'logs with 0, 2 and 4 topics': (o) => {
+    expect(o.error).toBeUndefined();
+    expect(o.logs.map((l) => (l[1] as string[]).length)).toEqual([0, 2, 4]);
+  },
+  'an invalid jump': (o) => expect(o.error).toMatch(/^invalid JUMP/),
+  'out of gas on a static opcode': (o) => expect(o.error).toBe('out of gas'),
 };
 
 describe('fast opcode loop', () => {
@@ -83,6 +105,7 @@ describe('fast opcode loop', () => {
       expect(fastLoopStats.frames).toBeGreaterThan(frames);
       const b = await outcome(plain, c, data, gas);
       expect(a).toEqual(b);
+      EXPECT[name]?.(a);
     });
   }
 

@@ -1,7 +1,7 @@
 import { createEVM } from '@ethereumjs/evm';
 import { describe, expect, it } from 'vitest';
 import { createChainCommon } from '../../../app/chain-common.js';
-import { mstore, word32 } from './fast-ops.js';
+import { mstore, word32, type OpState } from './fast-ops.js';
 
 const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
 const WORDS = [0n, 1n, 0xffn, 0x100n, 2n ** 64n - 1n, 2n ** 64n, 2n ** 128n + 5n, 2n ** 192n - 1n, 2n ** 255n, 2n ** 256n - 1n, 0x1234567890abcdefn << 100n];
@@ -36,7 +36,7 @@ describe('fast MSTORE', () => {
       for (const off of [0n, 1n, 31n, 64n]) {
         const a = state(off, w);
         const b = state(off, w);
-        mstore(a.rs);
+        mstore(a.rs as unknown as OpState);
         original(b.rs);
         expect(Buffer.from(a.mem).toString('hex')).toBe(Buffer.from(b.mem).toString('hex'));
       }
