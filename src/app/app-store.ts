@@ -55,7 +55,11 @@ export class AppStore {
   /** Set by devnet control. */
   virtual: VirtualBlockSource | undefined;
 
+  /** The root database `db` is a sublevel of (or `db`): commits are written there in one pass. */
+  private readonly root: AppLevel;
+
   constructor(readonly db: AppLevel) {
+    this.root = (db as { parent?: unknown }).parent ? (db as unknown as { db: AppLevel }).db : db;
     const bytes = { keyEncoding: 'view', valueEncoding: 'view' } as const;
     this.trie = db.sublevel<Uint8Array, Uint8Array>('trie', bytes) as BytesSublevel;
     this.blocks = db.sublevel<Uint8Array, Uint8Array>('blocks', bytes) as BytesSublevel;
@@ -97,7 +101,8 @@ export class AppStore {
       }
     }
     ops.push({ type: 'put', sublevel: this.meta, key: 'app', value: JSON.stringify(meta) });
-    await this.db.batch(ops as unknown as AbstractBatchOperation<AppLevel, unknown, unknown>[]);
+    // Straight to the root database: each key is prefixed once, in one pass (not once per level).
+    await this.root.batch(ops as unknown as AbstractBatchOperation<AppLevel, unknown, unknown>[]);
     if (record !== undefined) this.remember(record);
   }
 

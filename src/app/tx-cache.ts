@@ -5,7 +5,8 @@
  * full the oldest entries go first.
  */
 import type { Common } from '@ethereumjs/common';
-import { cometTxHash, decodeAppTx, type DecodedTx } from './tx-decode.js';
+import { txHash } from '../types/txs.js';
+import { decodeAppTx, type DecodedTx } from './tx-decode.js';
 
 export class DecodedTxCache {
   private readonly entries = new Map<string, DecodedTx>();
@@ -20,7 +21,7 @@ export class DecodedTxCache {
 
   /** The cached decoding of `bytes`, or a fresh one (cached); throws TxRejectedError if undecodable. */
   decode(bytes: Uint8Array, common: Common): DecodedTx {
-    const hash = cometTxHash(bytes);
+    const hash = txHash(bytes); // computed once per tx bytes (the mempool already did)
     const key = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase();
     const hit = this.entries.get(key);
     if (hit !== undefined) {

@@ -7,7 +7,6 @@
  * so the bus first asks whether anyone could want the event type, from the `tm.event = 'X'`
  * condition most queries carry, and builds no event map at all otherwise.
  */
-import { createHash } from 'node:crypto';
 import {
   AlreadySubscribedError,
   CANCEL_NODE_EXITED,
@@ -15,6 +14,7 @@ import {
   EventBusClosedError,
   SubscriptionNotFoundError,
 } from './errors.js';
+import { txHash } from '../types/txs.js';
 import { appendEvent, flattenEvents } from './flatten.js';
 import { Query } from './query/query.js';
 import { Subscription } from './subscription.js';
@@ -170,7 +170,7 @@ export class EventBus {
   publishTx(txResult: TxResult): void {
     if (!this.wants(EventType.Tx)) return;
     const events = flattenEvents(txResult.result.events);
-    appendEvent(events, TX_HASH_KEY, createHash('sha256').update(txResult.tx).digest('hex').toUpperCase());
+    appendEvent(events, TX_HASH_KEY, Buffer.from(txHash(txResult.tx)).toString('hex').toUpperCase());
     appendEvent(events, TX_HEIGHT_KEY, String(txResult.height));
     this.dispatch({ type: EventType.Tx, value: { txResult } }, events);
   }

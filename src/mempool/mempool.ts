@@ -13,7 +13,6 @@
  *
  *   reapMaxBytesMaxGas: pending txs only, by priority across senders, by nonce within one.
  */
-import * as nodeCrypto from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { AppConnMempool } from '../abci/application.js';
 import { CheckTxType, CodeTypeOK, type ExecTxResult, type ResponseCheckTx } from '../abci/types.js';
@@ -27,6 +26,7 @@ import {
   TxInCacheError,
   TxTooLargeError,
 } from './errors.js';
+import { txHash } from '../types/txs.js';
 import { AsyncMutex } from './mutex.js';
 import { Listeners } from './listeners.js';
 import { hexKey, TxPool } from './pool.js';
@@ -52,13 +52,6 @@ interface CheckOutcome {
   admitted?: MempoolTx;
 }
 
-// One-shot `crypto.hash` (Node ≥ 20.12) skips a Hash object per tx.
-const oneShot = (nodeCrypto as { hash?: (alg: string, data: Uint8Array, enc: 'buffer') => Buffer }).hash;
-
-function sha256(tx: Uint8Array): Uint8Array {
-  const d = oneShot !== undefined ? oneShot('sha256', tx, 'buffer') : nodeCrypto.createHash('sha256').update(tx).digest();
-  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength); // a plain view, no copy
-}
 
 export class Mempool {
   private readonly config: Required<MempoolConfig>;
@@ -114,7 +107,7 @@ export class Mempool {
     if (tx.length > this.config.maxTxBytes) {
       throw new TxTooLargeError({ max: this.config.maxTxBytes, actual: tx.length });
     }
-    const hash = sha256(tx);
+    const hash = txHash(tx);
     const key = hexKey(hash);
     if (!this.cache.push(key)) throw new TxInCacheError();
 
@@ -219,7 +212,7 @@ export class Mempool {
     this.notifiedTxsAvailable = false;
 
     txs.forEach((tx, i) => {
-      const key = hexKey(sha256(tx));
+      const key = hexKey(txHash(tx));
       const ok = results[i]!.code === CodeTypeOK;
       if (ok) this.cache.push(key);
       else this.uncacheInvalid(key);

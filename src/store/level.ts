@@ -5,7 +5,7 @@
  * defaults.
  */
 import { deserialize, serialize } from 'node:v8';
-import type { AbstractLevel } from 'abstract-level';
+import type { AbstractBatchOperation, AbstractLevel } from 'abstract-level';
 
 /**
  * Any abstract-level database or sublevel with string keys (classic-level, memory-level,
@@ -55,13 +55,30 @@ export async function hasKey(db: LevelDb, key: string): Promise<boolean> {
   return (await db.get<string, Uint8Array>(key, ENC)) !== undefined;
 }
 
-/** Writes all puts and deletes atomically. */
+type BatchOp =
+  | { type: 'put'; key: string; value: Uint8Array; sublevel?: LevelDb }
+  | { type: 'del'; key: string; sublevel?: LevelDb };
+
+/**
+ * Writes all puts and deletes atomically. A sublevel's batch goes straight to the root database
+ * with the sublevel named per operation: the key is prefixed once, in one pass over the
+ * operations, instead of once per level (each level re-validates and re-encodes every operation).
+ */
 export async function writeBatch(db: LevelDb, puts: PutOp[], dels: string[] = []): Promise<void> {
-  const ops = [
-    ...puts.map((p) => ({ type: 'put' as const, key: p.key, value: p.value })),
-    ...dels.map((key) => ({ type: 'del' as const, key })),
-  ];
-  if (ops.length > 0) await db.batch<string, Uint8Array>(ops, ENC);
+  const n = puts.length + dels.length;
+  if (n === 0) return;
+  const root = rootOf(db);
+  const sublevel = root === db ? undefined : db;
+  const ops: BatchOp[] = new Array(n);
+  let i = 0;
+  for (const p of puts) ops[i++] = sublevel ? { type: 'put', key: p.key, value: p.value, sublevel } : { type: 'put', key: p.key, value: p.value };
+  for (const key of dels) ops[i++] = sublevel ? { type: 'del', key, sublevel } : { type: 'del', key };
+  await root.batch<string, Uint8Array>(ops as AbstractBatchOperation<LevelDb, string, Uint8Array>[], ENC);
+}
+
+/** The root database of a sublevel (abstract-level's `db`), or `db` itself. */
+export function rootOf(db: LevelDb): LevelDb {
+  return (db as { parent?: unknown }).parent ? (db as unknown as { db: LevelDb }).db : db;
 }
 
 /** Calls `onKey` for every key in [gte, lt) in order, until it returns false. */

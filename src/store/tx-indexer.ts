@@ -11,9 +11,9 @@
  * no event conditions), every candidate is re-checked against its stored result, and results are
  * sorted by (height, index). `tm.event` conditions are ignored. Paging and order are the RPC's job.
  */
-import { createHash } from 'node:crypto';
 import type { Query } from '../events/query/query.js';
 import { TX_HASH_KEY, TX_HEIGHT_KEY, type TxResult } from '../events/types.js';
+import { txHash } from '../types/txs.js';
 import { InvalidHashQueryError } from './errors.js';
 import {
   eventKey,
@@ -57,7 +57,10 @@ export interface TxIndexer {
   search(query: Query, opts?: TxSearchOptions): Promise<TxResult[]>;
 }
 
-const hashHex = (tx: Uint8Array) => createHash('sha256').update(tx).digest('hex');
+const hashHex = (tx: Uint8Array) => {
+  const h = txHash(tx);
+  return Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString('hex');
+};
 const hashKey = (hex: string) => joinKey(HASH_NS, hex);
 
 class KvTxIndexer implements TxIndexer {

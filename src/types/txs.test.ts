@@ -11,6 +11,16 @@ describe('txHash / txsHash', () => {
     expect(txHash(utf8('abc'))).toEqual(sha256(utf8('abc')));
   });
 
+  it('hashes each tx bytes object once, and equal bytes in another object alike', () => {
+    const tx = utf8('once');
+    const h = txHash(tx);
+    expect(txHash(tx)).toBe(h); // the same object: computed once
+    const copy = utf8('once');
+    expect(txHash(copy)).not.toBe(h);
+    expect(txHash(copy)).toEqual(h);
+    expect(txHash(utf8('other'))).toEqual(sha256(utf8('other')));
+  });
+
   it('matches the data_hash of a real block with one tx', () => {
     expect(toHexUpper(txsHash([fromBase64('dGVuZGV0b2xsPXJvY2tz')]))).toBe('8609FB8DFC53717A6DB5B58F601092CB5FFE80E1D354DA454942BA88EF3E077D');
   });

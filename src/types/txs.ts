@@ -4,9 +4,22 @@ import { sha256 } from '../crypto/hash.js';
 import { merkleProofs, merkleRoot, verifyMerkleProof, type MerkleProof } from '../crypto/merkle.js';
 import { TxIndexOutOfRangeError } from './errors.js';
 
-/** Tx hash = sha256(tx) (shown upper-case hex by the RPC). */
+/**
+ * The hash of every tx bytes object hashed so far. A tx's bytes travel as one object from
+ * broadcast through CheckTx, the mempool, the proposal (data hash), FinalizeBlock, the mempool
+ * update and the indexer, and each needs its hash: it is computed once. Tx bytes are never
+ * modified once submitted; entries go with their bytes (weak keys).
+ */
+const hashes = new WeakMap<Uint8Array, Uint8Array>();
+
+/** Tx hash = sha256(tx) (shown upper-case hex by the RPC). The result is shared: do not modify it. */
 export function txHash(tx: Uint8Array): Uint8Array {
-  return sha256(tx);
+  let h = hashes.get(tx);
+  if (h === undefined) {
+    h = sha256(tx);
+    hashes.set(tx, h);
+  }
+  return h;
 }
 
 /** Header `data_hash`: merkle root over the tx hashes (the leaves are hashes, not raw txs). */
