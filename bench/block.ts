@@ -7,7 +7,8 @@
  *   raw:  the same txs through plain @ethereumjs/vm runTx + state root (decode and sender
  *         recovery included, native ecrecover, caches), no node — bench/raw-vm.ts.
  * Prints tx/s and ms per block for both and the ratio node/raw (tx/s); the last line is one JSON
- * object with every figure. `npx tsx bench/block.ts [rounds]` (default 3; medians are reported).
+ * object with every figure. `npx tsx bench/block.ts [rounds] [workload…]` (default 3 rounds, every
+ * workload; medians are reported), e.g. `npx tsx bench/block.ts 5 eth-1000`.
  */
 import { Address, createAccount } from '@ethereumjs/util';
 import { createVM } from '@ethereumjs/vm';
@@ -98,13 +99,18 @@ const median = (a: number[]) => a.slice().sort((x, y) => x - y)[Math.floor(a.len
 
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2] ?? 3);
+  const only = new Set(process.argv.slice(3));
+  const wanted = (name: string) => only.size === 0 || only.has(name);
   const runtime = await erc20RuntimeCode();
   const workloads: Workload[] = [];
   for (const n of [1000, 5000]) {
-    const eth = buildEthTransferBlock(n);
-    workloads.push({ name: `eth-${n}`, txs: eth.txs, alloc: eth.alloc });
-    workloads.push(await erc20Workload(n, runtime));
+    if (wanted(`eth-${n}`)) {
+      const eth = buildEthTransferBlock(n);
+      workloads.push({ name: `eth-${n}`, txs: eth.txs, alloc: eth.alloc });
+    }
+    if (wanted(`erc20-${n}`)) workloads.push(await erc20Workload(n, runtime));
   }
+  if (workloads.length === 0) throw new Error(`no workload named ${[...only].join(', ')} (eth-1000, erc20-1000, eth-5000, erc20-5000)`);
   const results: Record<string, unknown>[] = [];
   console.log(`chainlet bench:block — median of ${rounds} round(s) per workload, one block each (node ${process.version})`);
   for (const w of workloads) {

@@ -5,7 +5,6 @@
  */
 import type { AppInternals } from './app-internals.js';
 import { EvmAppError } from './errors.js';
-import { checkStateAt } from './evm-runtime.js';
 
 export async function reloadApp(app: AppInternals): Promise<void> {
   const meta = await app.store.loadMeta();
@@ -18,7 +17,8 @@ export async function reloadApp(app: AppInternals): Promise<void> {
   const rt = app.runtime();
   rt.state.clearCaches();
   await rt.state.setStateRoot(root);
-  rt.checkState = checkStateAt(app.trieDb, rt.common, root);
+  rt.accountWrites.take();
+  rt.committed.reset(root);
   if (meta.lastHeight > 0) {
     for (const { height, hash } of await app.store.recentHashes(meta.lastHeight, 256)) rt.blockHashes.add(height, hash);
   }

@@ -12,6 +12,7 @@ import { Address, bigIntToUnpaddedBytes, bytesToBigInt, intToBytes } from '@ethe
 import type { Common } from '@ethereumjs/common';
 import { TX_DECODE_OPTS } from './chain-common.js';
 import { CorruptStoreError } from './errors.js';
+import { rlpEncode, type RlpItem } from './rlp-encode.js';
 
 /** An EVM log as ethereumjs returns it: [address, topics, data]. */
 export type RawLog = [Uint8Array, Uint8Array[], Uint8Array];
@@ -48,7 +49,7 @@ export interface BlockRecord {
 const EMPTY = new Uint8Array(0);
 
 export function encodeBlockRecord(r: BlockRecord): Uint8Array {
-  const txs = new Array(r.txs.length);
+  const txs: RlpItem[] = new Array(r.txs.length);
   for (let i = 0; i < r.txs.length; i++) {
     const t = r.txs[i]!;
     txs[i] = [
@@ -64,7 +65,7 @@ export function encodeBlockRecord(r: BlockRecord): Uint8Array {
       t.logs,
     ];
   }
-  return RLP.encode([
+  return rlpEncode([
     intToBytes(r.number),
     r.hash,
     r.parentHash,

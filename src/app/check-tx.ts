@@ -4,9 +4,9 @@
  * balance, EOA). Throws TxRejectedError; on success returns the Chainlet-internal fields the mempool
  * orders by.
  */
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { KECCAK256_NULL } from '@ethereumjs/util';
 import { CodeTypeOK, type ResponseCheckTx } from '../abci/types.js';
+import type { CommittedReader } from './committed-state.js';
 import { effectiveTip, maxFeePerGas } from './fee-market.js';
 import { recoverSender, type DecodedTx } from './tx-decode.js';
 import {
@@ -22,7 +22,7 @@ import {
 
 export interface CheckTxContext {
   /** Committed state (never the state of a block being executed). */
-  state: MerkleStateManager;
+  state: CommittedReader;
   /** Base fee of the next block. */
   baseFee: bigint;
   minGasPrice: bigint;

@@ -3,9 +3,11 @@
  *
  *   InitChain        app_state.evm → genesis state trie; appHash = state root
  *   CheckTx          decode (cached, sender recovered once) → stateless + committed-state checks
+ *                    (committed accounts kept in memory, see committed-state.ts)
  *   PrepareProposal  nonce order per sender, tip order across senders, within bytes and gas
  *   ProcessProposal  every tx decodes for this chain
  *   FinalizeBlock    runTx each tx in one journal checkpoint → results, events, appHash
+ *                    (the account trie updated in one pass, see live-state.ts)
  *   Commit           trie nodes + block record + meta in one batch; then onBlock listeners
  *   Query            routed by path (query-routes.ts), at any committed height
  *
@@ -33,6 +35,7 @@ import {
   type ResponseQuery,
 } from '../abci/types.js';
 import type { AppInternals } from './app-internals.js';
+import type { AccountWrites } from './committed-state.js';
 import { chainConfigFromGenesis, commonOptsOf, defaultChainConfig, type AppChainConfig } from './app-config.js';
 import { AppStore, type AppLevel, type AppMeta } from './app-store.js';
 import { packageVersion } from './app-version.js';
@@ -44,7 +47,7 @@ import { EvmAppError, TxRejectedError } from './errors.js';
 import { executeBlock, type BlockTx } from './execute-block.js';
 import { blockGasLimit, nextBaseFee } from './fee-market.js';
 import { parseEvmGenesisBytes } from './genesis-state.js';
-import { checkStateAt, createRuntime, type EvmRuntime } from './evm-runtime.js';
+import { createRuntime, type EvmRuntime } from './evm-runtime.js';
 import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import { allTxsDecode, prepareTxs } from './proposal.js';
 import { buildRouteTable, QUERY_ROUTES, routeQuery, type QueryRoute } from './query-routes.js';
@@ -65,6 +68,8 @@ export interface EvmAppOptions {
   txCacheSize?: number;
   /** Trie-node read cache entries per generation (default 100 000). */
   trieCacheSize?: number;
+  /** Committed-state accounts kept in memory for CheckTx (default 100 000). */
+  committedAccountsCacheSize?: number;
   /** Extra query routes (e.g. Cosmos SDK gRPC paths), checked with the built-in ones. */
   queryRoutes?: readonly QueryRoute[];
 }
@@ -80,6 +85,8 @@ interface FinalizedBlock {
   record: BlockRecord;
   meta: AppMeta;
   cometHashes: string[];
+  /** The accounts the block wrote, for the committed state at Commit. */
+  accountWrites: AccountWrites;
 }
 
 export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
@@ -89,7 +96,7 @@ export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
   if (meta !== undefined && opts.minGasPrice !== undefined) meta = { ...meta, config: { ...meta.config, minGasPrice: opts.minGasPrice.toString() } };
   const config = meta?.config ?? defaultChainConfig();
   const root = meta === undefined ? undefined : fromHex(meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot);
-  const runtime = await createRuntime(trieDb, commonOptsOf(config), root);
+  const runtime = await createRuntime(trieDb, commonOptsOf(config), root, opts.committedAccountsCacheSize);
   if (meta !== undefined && meta.lastHeight > 0) {
     for (const { height, hash } of await store.recentHashes(meta.lastHeight, 256)) runtime.blockHashes.add(height, hash);
   }
@@ -165,7 +172,7 @@ export class EvmApp implements Application {
     const genesis = parseEvmGenesisBytes(req.appStateBytes);
     const config = chainConfigFromGenesis(genesis, req, this.opts.minGasPrice);
     // A fresh runtime: InitChain may be replayed (crash before the first Commit) or change the chain.
-    this.rt = await createRuntime(this.trieDb, commonOptsOf(config), undefined);
+    this.rt = await createRuntime(this.trieDb, commonOptsOf(config), undefined, this.opts.committedAccountsCacheSize);
     this.txCache.clear();
     this.pending = undefined;
     const state = this.rt.state;
@@ -176,7 +183,6 @@ export class EvmApp implements Application {
       for (const [slot, value] of acc.storage) await state.putStorage(address, slot, value);
     }
     const root = await state.getStateRoot();
-    this.rt.checkState = checkStateAt(this.trieDb, this.rt.common, root);
     const meta: AppMeta = {
       config,
       genesisRoot: hex(root),
@@ -187,13 +193,14 @@ export class EvmApp implements Application {
     };
     await this.writeBatch(meta, root);
     this.meta = meta;
+    this.rt.committed.advance(root, this.rt.accountWrites.take());
     this.opts.logger?.info({ chainId: config.chainId, accounts: genesis.alloc.length, appHash: hex(root) }, 'evm genesis loaded');
     return { validators: [], appHash: root };
   }
 
   async prepareProposal(req: RequestPrepareProposal): Promise<ResponsePrepareProposal> {
     const maxGas = this.config().maxGas;
-    const txs = await prepareTxs(req.txs, this.txCache, this.rt.txCommon, this.rt.checkState, {
+    const txs = await prepareTxs(req.txs, this.txCache, this.rt.txCommon, this.rt.committed, {
       maxTxBytes: req.maxTxBytes,
       maxGas: maxGas < 0 ? undefined : BigInt(maxGas),
       baseFee: this.nextBaseFee(),
@@ -214,6 +221,7 @@ export class EvmApp implements Application {
       await this.rt.state.setStateRoot(this.committedRoot());
       this.pending = undefined;
     }
+    this.rt.accountWrites.take(); // nothing but this block may reach the committed state at Commit
     const config = meta.config;
     const baseFee = BigInt(meta.nextBaseFee);
     const gasLimit = blockGasLimit(config.maxGas);
@@ -238,6 +246,7 @@ export class EvmApp implements Application {
     });
     const exec = await executeBlock(this.rt.vm, this.rt.common, env, items);
     const stateRoot = await this.rt.state.getStateRoot();
+    const accountWrites = this.rt.accountWrites.take();
 
     const record: BlockRecord = {
       number: req.height,
@@ -256,6 +265,7 @@ export class EvmApp implements Application {
     this.pending = {
       record,
       cometHashes,
+      accountWrites,
       meta: { ...meta, lastHeight: req.height, lastAppHash: hex(stateRoot), lastBlockHash: hex(req.hash), nextBaseFee: next.toString() },
     };
     const logger = this.opts.logger;
@@ -272,7 +282,7 @@ export class EvmApp implements Application {
     this.pending = undefined;
     this.meta = p.meta;
     this.rt.blockHashes.add(p.record.number, p.record.hash);
-    this.rt.checkState = checkStateAt(this.trieDb, this.rt.common, p.record.stateRoot);
+    this.rt.committed.advance(p.record.stateRoot, p.accountWrites);
     for (const h of p.cometHashes) this.txCache.delete(h);
     const { account, storage } = this.rt.caches;
     if ((account?.size() ?? 0) > MAX_CACHED_ENTRIES || (storage?.size() ?? 0) > MAX_CACHED_ENTRIES) this.rt.state.clearCaches();
@@ -289,7 +299,7 @@ export class EvmApp implements Application {
       const d = this.txCache.decode(req.tx, this.rt.txCommon);
       gasWanted = Number(d.tx.gasLimit);
       return await checkEthTx(d, {
-        state: this.rt.checkState,
+        state: this.rt.committed,
         baseFee: this.nextBaseFee(),
         minGasPrice: this.minGasPrice(),
         maxBlockGas: config.maxGas < 0 ? undefined : BigInt(config.maxGas),

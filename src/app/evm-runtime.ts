@@ -3,9 +3,12 @@
  * check-state at the last committed root (CheckTx, PrepareProposal), and factories for
  * independent state managers at any stored root.
  *
- *   live state   ── VM, FinalizeBlock ─┐
- *   check state  ── CheckTx (reads)  ──┼── LevelTrieDB (shared nodes) ── level
- *   stateAt(h)   ── Query, eth_call  ──┘     (copies write to a private overlay)
+ *   live state      ── VM, FinalizeBlock ─┐
+ *   committed state ── CheckTx (reads)  ──┼── LevelTrieDB (shared nodes) ── level
+ *   stateAt(h)      ── Query, eth_call  ──┘     (copies write to a private overlay)
+ *
+ * The live state's account writes are logged (AccountWriteLog) so that the committed state can
+ * keep the accounts of each commit in memory (CommittedState).
  */
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
@@ -16,6 +19,9 @@ import { createVM, type VM } from '@ethereumjs/vm';
 import { createChainCommon, sharedTxCommon, type ChainCommonOpts } from './chain-common.js';
 import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import type { LevelTrieDB } from './trie-db.js';
+import { logAccountWrites, type AccountWriteLog } from './account-write-log.js';
+import { CommittedState } from './committed-state.js';
+import { LiveStateManager } from './live-state.js';
 
 export interface EvmRuntime {
   readonly common: Common;
@@ -26,24 +32,28 @@ export interface EvmRuntime {
   readonly state: MerkleStateManager;
   /** The live state's caches (write-back: flushed into the trie once per block). */
   readonly caches: Caches;
-  /** Committed state for CheckTx / PrepareProposal; replaced (see `checkStateAt`) at each Commit. */
-  checkState: MerkleStateManager;
+  /** What the live state's flushes wrote since the last commit point (taken by the app there). */
+  readonly accountWrites: AccountWriteLog;
+  /** Committed state for CheckTx / PrepareProposal; moved (`advance`/`reset`) at each commit point. */
+  readonly committed: CommittedState;
   readonly blockHashes: RecentBlockHashes;
 }
 
-export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined): Promise<EvmRuntime> {
+export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined, committedAccounts?: number): Promise<EvmRuntime> {
   const common = createChainCommon(chain);
   const caches = new Caches();
-  const state = new MerkleStateManager({ common, trie: openTrie(trieDb, common, root), caches });
-  const checkState = checkStateAt(trieDb, common, root);
+  const accountWrites = logAccountWrites(caches);
+  const state = new LiveStateManager({ common, trie: openTrie(trieDb, common, root), caches }, accountWrites);
+  const committed = new CommittedState((r) => checkStateAt(trieDb, common, r), root, committedAccounts);
   const blockHashes = new RecentBlockHashes();
   const vm = await createVM({ common, stateManager: state, blockchain: blockHashes });
-  return { common, txCommon: sharedTxCommon(common), vm, state, caches, checkState, blockHashes };
+  return { common, txCommon: sharedTxCommon(common), vm, state, caches, accountWrites, committed, blockHashes };
 }
 
 /**
- * A fresh read-only state manager for CheckTx. Replaced rather than re-rooted at each Commit: the
- * ethereumjs caches record reads as changes, and re-rooting would first flush them into the trie.
+ * A fresh read-only state manager at a committed root (CommittedState's fallback). Replaced rather
+ * than re-rooted at each Commit: the ethereumjs caches record reads as changes, and re-rooting would
+ * first flush them into the trie.
  */
 export function checkStateAt(trieDb: LevelTrieDB, common: Common, root: Uint8Array | undefined): MerkleStateManager {
   return new MerkleStateManager({ common, trie: openTrie(trieDb, common, root), caches: new Caches({ storage: { size: 0 } }) });

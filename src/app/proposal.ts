@@ -4,8 +4,8 @@
  * block's byte and gas limits; ProcessProposal accepts a block iff all its txs decode for this chain.
  */
 import type { Common } from '@ethereumjs/common';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Address } from '@ethereumjs/util';
+import type { CommittedReader } from './committed-state.js';
 import { TxRejectedError } from './errors.js';
 import { effectiveTip } from './fee-market.js';
 import type { DecodedTxCache } from './tx-cache.js';
@@ -28,7 +28,7 @@ export async function prepareTxs(
   txs: readonly Uint8Array[],
   cache: DecodedTxCache,
   common: Common,
-  state: MerkleStateManager,
+  state: Pick<CommittedReader, 'getAccount'>,
   limits: ProposalLimits,
 ): Promise<Uint8Array[]> {
   // ---- decode and group by sender (undecodable or unsigned txs are dropped) ----

@@ -4,7 +4,7 @@
  * eth_getBalance at `latest`, eth_call and the next CheckTx all see it, and the next block builds
  * on it. The committed root moves:
  *
- *   live state ── edit ──> new root ── trie nodes + meta (one batch) ──> check state re-rooted
+ *   live state ── edit ──> new root ── trie nodes + meta (one batch) ──> committed state advanced
  *
  * The caller (devnet control) moves the consensus app hash to the returned root, so the next
  * header's app_hash names the state it builds on. Runs between blocks only.
@@ -13,7 +13,6 @@ import { Address, createAccount } from '@ethereumjs/util';
 import type { AppInternals } from './app-internals.js';
 import { committedRoot } from './app-reload.js';
 import { EvmAppError } from './errors.js';
-import { checkStateAt } from './evm-runtime.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 
 export interface AccountEdit {
@@ -30,6 +29,7 @@ export async function editLatestState(app: AppInternals, address: Address, edit:
   if (meta === undefined) throw new EvmAppError('the app has no chain yet: InitChain first');
   const rt = app.runtime();
   const state = rt.state;
+  rt.accountWrites.take(); // only this edit's writes reach the committed state
   const account = (await state.getAccount(address)) ?? createAccount({});
   if (edit.balance !== undefined) account.balance = edit.balance;
   if (edit.nonce !== undefined) account.nonce = edit.nonce;
@@ -38,6 +38,7 @@ export async function editLatestState(app: AppInternals, address: Address, edit:
   for (const [slot, value] of edit.storage ?? []) await state.putStorage(address, slot, stripZeros(value));
 
   const root = await state.getStateRoot();
+  const writes = rt.accountWrites.take();
   const ops = app.trieDb.takeReachable(root);
   const next = meta.lastHeight > 0 ? { ...meta, lastAppHash: hex(root) } : { ...meta, genesisRoot: hex(root) };
   try {
@@ -48,7 +49,7 @@ export async function editLatestState(app: AppInternals, address: Address, edit:
     throw e;
   }
   app.setMeta(next);
-  rt.checkState = checkStateAt(app.trieDb, rt.common, root);
+  rt.committed.advance(root, writes);
   return root;
 }
 

@@ -10,10 +10,10 @@
  * cache is safe for every trie. Writes stay in memory until the app's Commit, so a crash between
  * blocks leaves the db at the last committed state.
  *
- * The trie writes every intermediate version of the nodes on an updated path (a block of 1000
- * transfers writes ~9500 nodes of which ~4000 survive in the final trie). `takeReachable` keeps
- * only the pending nodes reachable from the block's state root (descending into storage tries
- * through the account leaves) and drops the rest, halving the writes of a Commit.
+ * A trie `put` writes every intermediate version of the nodes on its path (the account trie is
+ * updated in one pass instead, live-state.ts, but storage tries and other state managers are not).
+ * `takeReachable` keeps only the pending nodes reachable from the block's state root (descending
+ * into storage tries through the account leaves) and drops the rest.
  */
 import type { AbstractSublevel } from 'abstract-level';
 import type { BatchDBOp, DB } from '@ethereumjs/util';

@@ -1,0 +1,124 @@
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address, createAccount } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { describe, expect, it } from 'vitest';
+import { logAccountWrites } from './account-write-log.js';
+import { bulkUpdate, bytesToNibbles, compareNibbles, type TrieWrite } from './bulk-trie.js';
+import { createChainCommon } from './chain-common.js';
+import { LiveStateManager } from './live-state.js';
+
+/** Deterministic pseudo-random bytes. */
+function rng(seed: number): (n: number) => Uint8Array {
+  let s = seed >>> 0;
+  return (n) => {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      out[i] = s >>> 24;
+    }
+    return out;
+  };
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** A trie over 32-byte keys (no key hashing, so keys can share long prefixes on purpose). */
+function newTrie(): MerklePatriciaTrie {
+  return new MerklePatriciaTrie({ useKeyHashing: false });
+}
+
+async function bulkRoot(trie: MerklePatriciaTrie, writes: Map<string, Uint8Array | undefined>): Promise<Uint8Array> {
+  const list: TrieWrite[] = [...writes].map(([k, value]) => ({ nibbles: bytesToNibbles(Buffer.from(k, 'hex')), value }));
+  list.sort((a, b) => compareNibbles(a.nibbles, b.nibbles));
+  const db = trie.database();
+  return bulkUpdate(trie.root(), trie.EMPTY_TRIE_ROOT, list, { get: (h) => db.get(h), putMany: (nodes) => db.batch(nodes.map((n) => ({ type: 'put' as const, ...n }))) }, keccak_256);
+}
+
+/** The same writes one by one on a copy sharing the db; its root. */
+async function sequentialRoot(trie: MerklePatriciaTrie, writes: Map<string, Uint8Array | undefined>): Promise<Uint8Array> {
+  const copy = trie.shallowCopy(false);
+  for (const [k, v] of writes) {
+    if (v === undefined) await copy.del(Buffer.from(k, 'hex'));
+    else await copy.put(Buffer.from(k, 'hex'), v);
+  }
+  return copy.root();
+}
+
+describe('bulkUpdate', () => {
+  it('gives the root of one put/del per key on random tries, and stores every node the new root needs', async () => {
+    for (let round = 0; round < 40; round++) {
+      const bytes = rng(round + 1);
+      const trie = newTrie();
+      const keys: Uint8Array[] = [];
+      const initial = round % 5 === 0 ? 0 : (bytes(1)[0]! % 200) + 1;
+      for (let i = 0; i < initial; i++) {
+        // Some keys share a long prefix with another (deep extensions); values short and long (embedded leaves).
+        const key = i > 0 && bytes(1)[0]! < 60 ? Uint8Array.from([...keys[i - 1]!.subarray(0, 20), ...bytes(12)]) : bytes(32);
+        keys.push(key);
+        await trie.put(key, bytes((bytes(1)[0]! % 70) + 1));
+      }
+      const writes = new Map<string, Uint8Array | undefined>();
+      const count = (bytes(1)[0]! % 120) + 1;
+      for (let i = 0; i < count; i++) {
+        const pick = bytes(1)[0]!;
+        const key = keys.length > 0 && pick < 150 ? keys[pick % keys.length]! : pick < 200 && keys.length > 0 ? Uint8Array.from([...keys[pick % keys.length]!.subarray(0, 31), bytes(1)[0]!]) : bytes(32);
+        const kind = bytes(1)[0]!;
+        writes.set(hex(key), kind < 90 ? undefined : kind < 100 ? new Uint8Array(0) : bytes((kind % 80) + 1));
+      }
+      const expected = await sequentialRoot(trie, writes);
+      const got = await bulkRoot(trie, writes);
+      expect(hex(got), `round ${round}`).toBe(hex(expected));
+
+      const reader = newTrie();
+      reader.database(trie.database().db);
+      reader.root(got);
+      const probe = [...writes.keys()].slice(0, 20);
+      const seq = trie.shallowCopy(false);
+      seq.root(expected);
+      for (const k of probe) expect(await reader.get(Buffer.from(k, 'hex'))).toEqual(await seq.get(Buffer.from(k, 'hex')));
+    }
+  });
+
+  it('empties a trie and fills an empty one', async () => {
+    const bytes = rng(99);
+    const trie = newTrie();
+    const keys = Array.from({ length: 30 }, () => bytes(32));
+    for (const k of keys) await trie.put(k, bytes(40));
+    const all = new Map(keys.map((k) => [hex(k), undefined]));
+    expect(hex(await bulkRoot(trie, all))).toBe(hex(trie.EMPTY_TRIE_ROOT));
+
+    const fresh = newTrie();
+    const one = new Map([[hex(keys[0]!), Uint8Array.of(1)]]);
+    expect(hex(await bulkRoot(fresh, one))).toBe(hex(await sequentialRoot(fresh, one)));
+    expect(hex(await bulkRoot(fresh, new Map()))).toBe(hex(fresh.EMPTY_TRIE_ROOT));
+  });
+});
+
+describe('LiveStateManager', () => {
+  it('flushes to the same state root as MerkleStateManager: accounts, code, storage and deletions', async () => {
+    const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
+    const plain = new MerkleStateManager({ common, caches: new Caches() });
+    const caches = new Caches();
+    const live = new LiveStateManager({ common, caches }, logAccountWrites(caches));
+    const bytes = rng(5);
+    const addresses = Array.from({ length: 300 }, () => new Address(bytes(20)));
+    for (const sm of [plain, live]) {
+      for (const [i, a] of addresses.entries()) await sm.putAccount(a, createAccount({ nonce: BigInt(i), balance: BigInt(i) * 10n ** 18n }));
+      await sm.putCode(addresses[1]!, Uint8Array.of(0x60, 0x00));
+      await sm.putStorage(addresses[1]!, new Uint8Array(32).fill(1), Uint8Array.of(7));
+    }
+    expect(hex(await live.getStateRoot())).toBe(hex(await plain.getStateRoot()));
+
+    for (const sm of [plain, live]) {
+      await sm.checkpoint();
+      for (const a of addresses.slice(0, 100)) await sm.modifyAccountFields(a, { nonce: 1000n });
+      for (const a of addresses.slice(100, 150)) await sm.deleteAccount(a);
+      await sm.putStorage(addresses[1]!, new Uint8Array(32).fill(2), Uint8Array.of(8));
+      await sm.commit();
+    }
+    expect(hex(await live.getStateRoot())).toBe(hex(await plain.getStateRoot()));
+    expect((await live.getAccount(addresses[0]!))?.nonce).toBe(1000n);
+    expect(await live.getAccount(addresses[120]!)).toBeUndefined();
+  });
+});
