@@ -1,6 +1,6 @@
 /**
- * The fast opcode loop gives exactly what ethereumjs's own loop gives: the same pairs of
- * executions, one on an EVM with the call hooks (fast loop and jump cache) and one plain EVM,
+ * The fast opcode loop and frame start give exactly what ethereumjs's own give: the same pairs of
+ * executions, one on an EVM with the call hooks (fast loop, lean frames, jump cache, fast ops) and one plain EVM,
  * agree on error, gas used, refund, return data, logs and the state they leave.
  */
 import { createEVM, type EVM } from '@ethereumjs/evm';
@@ -69,6 +69,9 @@ const CASES: Record<string, [string | undefined, Uint8Array, bigint]> = {
     new Uint8Array(0),
     100_000n,
   ],
+  // Counts itself in slot 0, then calls itself with all its gas: nested frames until the gas runs out
+  // (PUSH0 SLOAD PUSH1 1 ADD PUSH0 SSTORE PUSH0×5 ADDRESS GAS CALL STOP)
+  'recursive self-calls': ['5f54600101' + '5f55' + '5f5f5f5f5f' + '305af1' + '00', new Uint8Array(0), 300_000n],
   'deploying an ERC20': [undefined, erc20DeployData(10n ** 24n), 3_000_000n],
 };
 
@@ -83,6 +86,10 @@ const EXPECT: Record<string, (o: Awaited<ReturnType<typeof outcome>>) => void> =
     expect(o.logs.map((l) => (l[1] as string[]).length)).toEqual([0, 2, 4]);
   },
   'an invalid jump': (o) => expect(o.error).toMatch(/^invalid JUMP/),
+  'recursive self-calls': (o) => {
+    expect(o.error).toBeUndefined();
+    expect(BigInt(`0x${o.slot0 || '0'}`)).toBeGreaterThan(3n);
+  },
   'out of gas on a static opcode': (o) => expect(o.error).toBe('out of gas'),
 };
 

