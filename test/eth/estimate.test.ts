@@ -3,7 +3,8 @@
  * through eth_call with an explicit gas limit. Hand-made contracts (placed with state
  * overrides) cover the cases a one-run estimate must get right: the SSTORE 2300 sentry, the
  * 63/64 rule of nested calls, call stipends, contract creation, and a child that burns all its
- * gas (the binary-search fallback), code that reads the gas or (when gas is priced) a balance.
+ * gas (the binary-search fallback), code that reads the gas or (when gas is priced) a balance, and
+ * a self-destruct whose cost depends on the balance.
  * A tx whose path cannot depend on its limit takes one EVM execution; others confirm with a second.
  */
 import { Address } from '@ethereumjs/util';
@@ -166,6 +167,17 @@ describe('eth_estimateGas exactness', () => {
     const reader = asm('CALLER BALANCE POP STOP');
     await expectExact({ from, to: X }, { [X]: { code: reader } });
     expect(await runsOf({ to: X }, { [X]: reader })).toBe(1);
+  });
+
+  it('with a gas price, SELFDESTRUCT of the sender costs 25 000 more once it has a balance to send', async () => {
+    // The sender's own code (a delegated wallet) self-destructs to a fresh account. At the cap the
+    // balance left after buying gas is 0 (no new-account charge); at a lower limit it is not.
+    const S = '0x000000000000000000000000000000000000cc01';
+    const fresh = '0x000000000000000000000000000000000000dd01';
+    const price = 10n ** 10n;
+    const overrides = { [S]: { code: `0x73${fresh.slice(2)}ff`, balance: `0x${(100_000n * price).toString(16)}` } };
+    const gas = await expectExact({ from: S, to: S, gasPrice: `0x${price.toString(16)}` }, overrides);
+    expect(gas).toBeGreaterThan(21_000n + 25_000n);
   });
 
   it('a child that burns all its gas: the fallback search still finds the minimum', async () => {

@@ -8,8 +8,8 @@
  *   never stops the node from answering other requests. A normal call pays one decrement per
  *   JUMPDEST.
  * - gas tracking for estimation, swapped in only for the tracked run: SSTORE's gas function and
- *   the CALL/CREATE family's handlers report to a GasTracker, and GAS, BALANCE and SELFBALANCE
- *   tell it the path may depend on the limit.
+ *   the CALL/CREATE family's handlers report to a GasTracker, and GAS, BALANCE, SELFBALANCE and
+ *   SELFDESTRUCT tell it the path may depend on the limit.
  * - the jump-analysis cache (jump-cache.ts) and the fast opcode loop (fast-loop.ts), enabled for
  *   this EVM and installed from the first interpreter the JUMPDEST handler sees; cheaper handlers
  *   for hot opcodes (fast-ops.ts).
@@ -54,7 +54,9 @@ export class EvmTimeoutError extends Error {
 const JUMPDEST = 0x5b;
 const SSTORE = 0x55;
 const GAS = 0x5a;
-const BALANCE_OPS = [0x31, 0x47] as const; // BALANCE, SELFBALANCE
+// BALANCE, SELFBALANCE, and SELFDESTRUCT (whose cost depends on the dying account's balance:
+// 25 000 more for an empty beneficiary only when there is something to send).
+const BALANCE_OPS = [0x31, 0x47, 0xff] as const;
 const CALL_OPS = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa] as const;
 const VALUE_CALLS = new Set([0xf1, 0xf2]);
 const CREATES = new Set([0xf0, 0xf5]);
@@ -142,7 +144,7 @@ export class EvmHooks {
           tracker.sawGas = true;
           return orig.opHandler(rs, common);
         };
-      } else if (op === BALANCE_OPS[0] || op === BALANCE_OPS[1]) {
+      } else if ((BALANCE_OPS as readonly number[]).includes(op)) {
         entry.opHandler = (rs, common) => {
           tracker.sawBalance = true;
           return orig.opHandler(rs, common);

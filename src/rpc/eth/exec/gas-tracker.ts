@@ -14,7 +14,7 @@
  * in, less burnt), so such runs are flagged `nonlinear` and the caller falls back to a search.
  *
  * The same path at a lower limit also assumes the code never looked at the gas itself (GAS) and,
- * when gas is priced, at balances (BALANCE, SELFBALANCE, value transfers): the sender pays
+ * when gas is priced, at balances (BALANCE, SELFBALANCE, value transfers, SELFDESTRUCT's cost): the sender pays
  * limit × price up front, so what it can send moves with the limit. `exact` says none happened:
  * the one-run answer is then the minimum without a second execution.
  */
@@ -48,7 +48,7 @@ export class GasTracker {
   nonlinear = false;
   /** The code read the gas left (GAS). */
   sawGas = false;
-  /** The code read a balance or moved value (matters only when gas has a price). */
+  /** The code read a balance, moved value or self-destructed (matters only when gas has a price). */
   sawBalance = false;
 
   /** Whether the one-run answer needs no confirming run (`priced`: the message pays for gas). */
