@@ -12,6 +12,7 @@
  * either the previous block's state or the new one.
  */
 import type { AbstractBatchOperation, AbstractLevel, AbstractSublevel } from 'abstract-level';
+import { rootOf } from '../store/level.js';
 import { decodeBlockRecord, encodeBlockRecord, type BlockRecord } from './block-record.js';
 import type { AppChainConfig } from './app-config.js';
 import { CorruptStoreError } from './errors.js';
@@ -59,7 +60,7 @@ export class AppStore {
   private readonly root: AppLevel;
 
   constructor(readonly db: AppLevel) {
-    this.root = (db as { parent?: unknown }).parent ? (db as unknown as { db: AppLevel }).db : db;
+    this.root = rootOf(db);
     const bytes = { keyEncoding: 'view', valueEncoding: 'view' } as const;
     this.trie = db.sublevel<Uint8Array, Uint8Array>('trie', bytes) as BytesSublevel;
     this.blocks = db.sublevel<Uint8Array, Uint8Array>('blocks', bytes) as BytesSublevel;

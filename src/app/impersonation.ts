@@ -14,10 +14,10 @@
 import type { Common } from '@ethereumjs/common';
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx';
 import { Address, bytesToBigInt } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../crypto/keccak.js';
 import type { DecodedTx } from './tx-decode.js';
 
-export const IMPERSONATION_R = bytesToBigInt(keccak_256(new TextEncoder().encode('chainlet:impersonated-sender')));
+export const IMPERSONATION_R = bytesToBigInt(keccak256(new TextEncoder().encode('chainlet:impersonated-sender')));
 const MAX_ADDRESS = (1n << 160n) - 1n;
 
 /** The addresses whose txs are accepted without a key; `auto` accepts every sender (anvil_autoImpersonateAccount). */

@@ -6,7 +6,7 @@
  */
 import { MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import { unprefixedHexToBytes } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../crypto/keccak.js';
 import type { AccountWriteLog } from './account-write-log.js';
 import { bulkUpdate, bytesToNibbles, compareNibbles, UnsupportedTrieShape, type TrieWrite } from './bulk-trie.js';
 
@@ -37,7 +37,7 @@ export class LiveStateManager extends MerkleStateManager {
   private async writeAccounts(items: Deferred): Promise<void> {
     const trie = this._trie;
     // The trie's own hashing (of keys and nodes), as MerklePatriciaTrie picks it from the Common.
-    const keccak = this.common.customCrypto.keccak256 ?? keccak_256;
+    const keccak = this.common.customCrypto.keccak256 ?? keccak256;
     const writes: TrieWrite[] = items.map(([addressHex, elem]) => ({
       nibbles: bytesToNibbles(keccak(unprefixedHexToBytes(addressHex))),
       value: elem.accountRLP,

@@ -6,8 +6,9 @@
  * A decoded tx keeps everything derived from its bytes that the app needs more than once: both
  * hashes and, after `recoverSender`, the sender (recovered once, kept with the frozen tx).
  */
-import * as nodeCrypto from 'node:crypto';
+import { toHexUpper } from '../crypto/encoding.js';
 import { keccak256 } from '../crypto/keccak.js';
+import { txHash } from '../types/txs.js';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
@@ -37,13 +38,6 @@ export type DecodedTx = DecodedEthTx;
 
 const SUPPORTED_TYPES = new Set([1, 2, 4]);
 
-// One-shot `crypto.hash` (Node ≥ 20.12) avoids a Hash object per tx.
-const oneShot = (nodeCrypto as { hash?: (alg: string, data: Uint8Array, enc: 'buffer') => Buffer }).hash;
-
-export function cometTxHash(bytes: Uint8Array): Uint8Array {
-  return oneShot !== undefined ? oneShot('sha256', bytes, 'buffer') : nodeCrypto.createHash('sha256').update(bytes).digest();
-}
-
 /** Decodes tx bytes for the chain of `common`; throws TxRejectedError (parse error, chain id, type). */
 /** `cometHash`/`cometHashHex`, when the caller already has them, save hashing the bytes again. */
 export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8Array, cometHashHex?: string): DecodedTx {
@@ -58,13 +52,13 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
     if (chainId !== undefined && chainId !== common.chainId()) throw invalidChainId(common.chainId(), chainId);
     throw txParseError((e as Error).message);
   }
-  const hash = cometHash ?? cometTxHash(bytes);
+  const hash = cometHash ?? txHash(bytes);
   return {
     kind: 'eth',
     tx,
     bytes,
     cometHash: hash,
-    cometHashHex: cometHashHex ?? Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase(),
+    cometHashHex: cometHashHex ?? toHexUpper(hash),
     ethHash: keccak256(bytes),
     protected: type !== 0 || tx.supports(Capability.EIP155ReplayProtection),
   };

@@ -14,6 +14,7 @@ import {
   EventBusClosedError,
   SubscriptionNotFoundError,
 } from './errors.js';
+import { toHexUpper } from '../crypto/encoding.js';
 import { txHash } from '../types/txs.js';
 import { appendEvent, flattenEvents } from './flatten.js';
 import { Query } from './query/query.js';
@@ -170,7 +171,7 @@ export class EventBus {
   publishTx(txResult: TxResult): void {
     if (!this.wants(EventType.Tx)) return;
     const events = flattenEvents(txResult.result.events);
-    appendEvent(events, TX_HASH_KEY, Buffer.from(txHash(txResult.tx)).toString('hex').toUpperCase());
+    appendEvent(events, TX_HASH_KEY, toHexUpper(txHash(txResult.tx)));
     appendEvent(events, TX_HEIGHT_KEY, String(txResult.height));
     this.dispatch({ type: EventType.Tx, value: { txResult } }, events);
   }

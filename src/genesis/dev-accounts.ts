@@ -3,7 +3,7 @@
  * m/44'/60'/0'/0/i, so the keys that Anvil, Hardhat and Foundry print work here unchanged.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../crypto/keccak.js';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 
@@ -21,7 +21,7 @@ const cache = new Map<string, DevAccount[]>();
 
 export function toChecksumAddress(addrHex: string): string {
   const lower = addrHex.toLowerCase().replace(/^0x/, '');
-  const hash = keccak_256(new TextEncoder().encode(lower));
+  const hash = keccak256(new TextEncoder().encode(lower));
   let out = '0x';
   for (let i = 0; i < 40; i++) {
     const nibble = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0xf;
@@ -32,7 +32,7 @@ export function toChecksumAddress(addrHex: string): string {
 
 export function addressFromPrivateKey(priv: Uint8Array): string {
   const pub = secp256k1.getPublicKey(priv, false).subarray(1);
-  const addr = keccak_256(pub).subarray(12);
+  const addr = keccak256(pub).subarray(12);
   return toChecksumAddress(Buffer.from(addr).toString('hex'));
 }
 

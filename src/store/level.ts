@@ -77,8 +77,8 @@ export async function writeBatch(db: LevelDb, puts: PutOp[], dels: string[] = []
 }
 
 /** The root database of a sublevel (abstract-level's `db`), or `db` itself. */
-export function rootOf(db: LevelDb): LevelDb {
-  return (db as { parent?: unknown }).parent ? (db as unknown as { db: LevelDb }).db : db;
+export function rootOf<D extends object>(db: D): D {
+  return (db as { parent?: unknown }).parent ? (db as unknown as { db: D }).db : db;
 }
 
 /** Calls `onKey` for every key in [gte, lt) in order, until it returns false. */

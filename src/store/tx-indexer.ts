@@ -13,6 +13,7 @@
  */
 import type { Query } from '../events/query/query.js';
 import { TX_HASH_KEY, TX_HEIGHT_KEY, type TxResult } from '../events/types.js';
+import { toHex } from '../crypto/encoding.js';
 import { txHash } from '../types/txs.js';
 import { InvalidHashQueryError } from './errors.js';
 import {
@@ -57,10 +58,7 @@ export interface TxIndexer {
   search(query: Query, opts?: TxSearchOptions): Promise<TxResult[]>;
 }
 
-const hashHex = (tx: Uint8Array) => {
-  const h = txHash(tx);
-  return Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString('hex');
-};
+const hashHex = (tx: Uint8Array) => toHex(txHash(tx));
 const hashKey = (hex: string) => joinKey(HASH_NS, hex);
 
 class KvTxIndexer implements TxIndexer {

@@ -12,7 +12,7 @@ import { createCipheriv, createDecipheriv, randomBytes, randomUUID, timingSafeEq
 import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { privateToAddress } from '@ethereumjs/util';
 import { DecryptError, KeyFileError } from './errors.js';
 
@@ -115,7 +115,7 @@ function mac(dk: Uint8Array, ciphertext: Uint8Array): Uint8Array {
   const body = new Uint8Array(16 + ciphertext.length);
   body.set(dk.subarray(16, 32), 0);
   body.set(ciphertext, 16);
-  return keccak_256(body);
+  return keccak256(body);
 }
 
 function hexBytes(s: unknown, what: string): Buffer {

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import type { DevSigner, EthEnv } from './env.js';
 import { GethText, ServerError } from './errors.js';
 import { typedDataDigest, type TypedData } from './eip712.js';
@@ -46,7 +46,7 @@ export function accounts(env: EthEnv): string[] {
 export function sign(env: EthEnv, [address, message]: [Address, Uint8Array]): string {
   const s = signer(env, address);
   const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`);
-  return sign65(keccak_256(Buffer.concat([prefix, message])), s.privateKey);
+  return sign65(keccak256(Buffer.concat([prefix, message])), s.privateKey);
 }
 
 /** Handler for `eth_signTypedData_v4`. */

@@ -3,7 +3,7 @@
  * encodeData field by field (structs and arrays hashed, atomic types as 32-byte words), and the
  * digest keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message)).
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { ParamDecodeError } from './params.js';
 
 export interface TypedField {
@@ -90,10 +90,10 @@ function encodeField(types: TypedData['types'], type: string, value: unknown): U
   if (type.endsWith(']')) {
     if (!Array.isArray(value)) throw new ParamDecodeError(`expected an array for ${type}`);
     const inner = type.slice(0, type.lastIndexOf('['));
-    return keccak_256(Buffer.concat(value.map((item) => encodeField(types, inner, item))));
+    return keccak256(Buffer.concat(value.map((item) => encodeField(types, inner, item))));
   }
-  if (type === 'string') return keccak_256(utf8.encode(String(value)));
-  if (type === 'bytes') return keccak_256(bytesOfValue(value));
+  if (type === 'string') return keccak256(utf8.encode(String(value)));
+  if (type === 'bytes') return keccak256(bytesOfValue(value));
   if (type === 'bool') return word(value === true || value === 'true' ? 1n : 0n);
   if (type === 'address') return word(intOfValue(value));
   if (/^bytes\d+$/.test(type)) {
@@ -107,14 +107,14 @@ function encodeField(types: TypedData['types'], type: string, value: unknown): U
 
 export function hashStruct(types: TypedData['types'], type: string, value: Record<string, unknown>): Uint8Array {
   const fields = types[type]!;
-  const parts: Uint8Array[] = [keccak_256(utf8.encode(encodeType(types, type)))];
+  const parts: Uint8Array[] = [keccak256(utf8.encode(encodeType(types, type)))];
   for (const f of fields) parts.push(encodeField(types, f.type, value[f.name]));
-  return keccak_256(Buffer.concat(parts));
+  return keccak256(Buffer.concat(parts));
 }
 
 export function typedDataDigest(td: TypedData): Uint8Array {
   const domain = hashStruct(td.types, 'EIP712Domain', td.domain);
   const parts = [Uint8Array.of(0x19, 0x01), domain];
   if (td.primaryType !== 'EIP712Domain') parts.push(hashStruct(td.types, td.primaryType, td.message));
-  return keccak_256(Buffer.concat(parts));
+  return keccak256(Buffer.concat(parts));
 }

@@ -11,7 +11,7 @@
 import { createBlock, type Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { LATEST, type BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
 import { EthRpcError, InvalidParamsError } from './errors.js';
@@ -126,7 +126,7 @@ async function simulateBlock(
   deadline: number,
 ): Promise<{ json: Json; hash: Uint8Array }> {
   const h = block.header;
-  const hash = keccak_256(RLP.encode([parentHash, bigIntToUnpaddedBytes(h.number), bigIntToUnpaddedBytes(h.timestamp), calls.length]));
+  const hash = keccak256(RLP.encode([parentHash, bigIntToUnpaddedBytes(h.number), bigIntToUnpaddedBytes(h.timestamp), calls.length]));
   const results: Json[] = [];
   const txHashes: string[] = [];
   const txs: Json[] = [];
@@ -144,7 +144,7 @@ async function simulateBlock(
     const gas = args.gas ?? remaining;
     if (gas > remaining) throw new EthRpcError(-38015, `block gas limit reached: ${gas} > ${remaining}`);
     const msg = env.calls.message({ ...args, from }, block, gas);
-    const txHash = keccak_256(RLP.encode([hash, i, from.bytes, bigIntToUnpaddedBytes(args.nonce ?? stateNonce)]));
+    const txHash = keccak256(RLP.encode([hash, i, from.bytes, bigIntToUnpaddedBytes(args.nonce ?? stateNonce)]));
     const r = await env.calls.exec(evm, state, block, msg, { settle: true }, deadline);
     gasUsed += r.gasUsed;
     const hashHex = data(txHash);

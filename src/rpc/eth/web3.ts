@@ -1,5 +1,5 @@
 /** web3 namespace: client version and Keccak-256. */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import type { EthEnv } from './env.js';
 import { data } from './hex.js';
 
@@ -10,5 +10,5 @@ export function clientVersion(env: EthEnv): string {
 
 /** Handler for `web3_sha3`: Keccak-256 (not SHA3-256) of the given bytes. */
 export function sha3(_env: EthEnv, [input]: [Uint8Array]): string {
-  return data(keccak_256(input));
+  return data(keccak256(input));
 }

@@ -3,7 +3,7 @@
  * tx lookups and block summaries. `createRoutingEnv(node)` builds it once from the node's parts;
  * handlers never touch the node itself, so they can be driven by any implementation of this.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import type { Logger } from 'pino';
 import type { ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
 import { parseEvmGenesis } from '../../app/genesis-state.js';
@@ -190,7 +190,7 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
     async findTx(hash) {
       const indexed = txIndexer ? await txIndexer.get(hash) : undefined;
       if (indexed) {
-        const ethHash = keccak_256(indexed.tx);
+        const ethHash = keccak256(indexed.tx);
         const d = await ethDetails(ethHash);
         return {
           tx: indexed.tx,

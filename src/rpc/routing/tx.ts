@@ -9,7 +9,7 @@
  * 404) already sees the tx. `tx_hash` is the hash users of the named chain know: upper-case hex
  * SHA-256 on the Cosmos face, 0x keccak-256 on the EVM face.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { toHex, toHexUpper } from '../../crypto/encoding.js';
 import { sha256 } from '../../crypto/hash.js';
 import { MempoolError, MempoolFullError, TxInCacheError } from '../../mempool/errors.js';
@@ -67,7 +67,7 @@ export async function handleSubmit(ctx: RouteContext, req: SubmitRequest): Promi
   const cometHash = sha256(req.tx);
   const res = await admit(ctx, req.tx, cometHash);
   if (res !== 'known' && res.code !== 0) throw new TxRejectedError({ log: res.log, chainCode: res.code, codespace: res.codespace });
-  const ethHash = (res !== 'known' ? res.ethHash : undefined) ?? keccak_256(req.tx);
+  const ethHash = (res !== 'known' ? res.ethHash : undefined) ?? keccak256(req.tx);
   ctx.tracker.register([cometHash, ethHash]);
   ctx.env.logger.debug({ txHash: toHexUpper(cometHash), ethHash: toHex(ethHash) }, 'routing: tx submitted');
   return reply(ctx, displayHash(type, cometHash, ethHash));

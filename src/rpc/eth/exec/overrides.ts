@@ -5,7 +5,7 @@
  * the chain.
  */
 import { Account, Address, KECCAK256_NULL } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../../crypto/keccak.js';
 import { InvalidParamsError } from '../errors.js';
 import { bigOf, bytesOf, hashOf, objectOf, ParamDecodeError, uint64Of, type Decoder } from '../params.js';
 import { decodeFixed } from '../hex.js';
@@ -73,7 +73,7 @@ export async function applyOverrides(state: OverlayState, overrides: StateOverri
     const acct = (await state.getAccount(address)) ?? new Account();
     if (ov.balance !== undefined) acct.balance = ov.balance;
     if (ov.nonce !== undefined) acct.nonce = ov.nonce;
-    if (ov.code !== undefined) acct.codeHash = ov.code.length === 0 ? KECCAK256_NULL : keccak_256(ov.code);
+    if (ov.code !== undefined) acct.codeHash = ov.code.length === 0 ? KECCAK256_NULL : keccak256(ov.code);
     await state.putAccount(address, acct);
     if (ov.code !== undefined) await state.putCode(address, ov.code);
     if (ov.state !== undefined) await state.clearStorage(address);

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Address, publicToAddress } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../../crypto/keccak.js';
 import * as accounts from '../accounts.js';
 import type { EthEnv } from '../env.js';
 import { ServerError } from '../errors.js';
@@ -37,7 +37,7 @@ const address = required('address', 'Address', addressOf());
 /** keccak256("\x19Ethereum Signed Message:\n" ‖ len ‖ message), as geth's accounts.TextHash. */
 export function personalHash(message: Uint8Array): Uint8Array {
   const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`);
-  return keccak_256(Buffer.concat([prefix, message]));
+  return keccak256(Buffer.concat([prefix, message]));
 }
 
 export const newAccount = guarded((env: EthEnv, [pass]: [string]) => keys(env).newAccount(pass));
