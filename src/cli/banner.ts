@@ -1,26 +1,63 @@
-/** What `chainlet start` prints: the dev accounts with their keys (as Anvil does), ids and endpoints. */
-import { toHexUpper } from '../crypto/encoding.js';
+/**
+ * What `chainlet start` prints: the dev accounts with their keys and balances read from the chain
+ * (as Anvil does), their bech32 form, the chain ids, fees and limits in force, and the endpoints.
+ */
+import { createAddressFromString } from '@ethereumjs/util';
+import { parseEvmGenesis } from '../app/genesis-state.js';
+import { toBech32 } from '../crypto/bech32.js';
+import { fromHex, toHexUpper } from '../crypto/encoding.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import type { ChainletNode } from '../node/node.js';
 import { VERSION } from '../version.js';
 
-export function printBanner(node: ChainletNode): void {
+/** `amount` base units with `decimals` decimals, without trailing zeros. */
+export function formatUnits(amount: bigint, decimals: number): string {
+  const base = 10n ** BigInt(decimals);
+  const whole = amount / base;
+  const frac = (amount % base).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return frac === '' ? whole.toString() : `${whole}.${frac}`;
+}
+
+export async function bannerText(node: ChainletNode, opts: { mnemonic?: string } = {}): Promise<string> {
+  const evm = parseEvmGenesis(node.genesis.appState);
+  const view = node.internals.app.evm;
+  const height = view.latestHeight();
+  const state = await view.stateAt(height);
   const out: string[] = [];
   out.push(`chainlet ${VERSION}`, '');
   if (node.accounts.length > 0) {
     out.push('Available Accounts', '==================');
-    for (const a of node.accounts) out.push(`(${a.index}) ${a.address} (10000 CHAINLET)`);
+    for (const a of node.accounts) {
+      const balance = (await state.getAccount(createAddressFromString(a.address)))?.balance ?? 0n;
+      out.push(`(${a.index}) ${a.address} (${formatUnits(balance, evm.decimals)} ${evm.displayDenom.toUpperCase()})  ${toBech32(evm.bech32Prefix, fromHex(a.address))}`);
+    }
     out.push('', 'Private Keys', '==================');
     for (const a of node.accounts) out.push(`(${a.index}) ${a.privateKey}`);
-    out.push('', 'Wallet', '==================', `Mnemonic:          ${DEV_MNEMONIC}`, `Derivation path:   m/44'/60'/0'/0/`, '');
+    out.push('', 'Wallet', '==================', `Mnemonic:          ${opts.mnemonic ?? DEV_MNEMONIC}`, `Derivation path:   m/44'/60'/0'/0/`, '');
   }
-  out.push(`Chain ID (Cosmos): ${node.chainId}`, `Chain ID (EVM):    ${node.evmChainId}`);
-  out.push(`Validators:        ${node.internals.validators.map((v) => `${toHexUpper(v.address).slice(0, 12)}${v.online ? '' : ' (offline)'}`).join(', ')}`);
-  out.push(`Block production:  ${node.config.consensus.mode}`, '');
+  const cfg = node.config;
+  const rl = cfg.routing;
+  out.push(
+    `Chain ID (Cosmos): ${node.chainId}`,
+    `Chain ID (EVM):    ${node.evmChainId}`,
+    `Native denom:      ${evm.denom} (${evm.decimals} decimals; display ${evm.displayDenom}), bech32 prefix ${evm.bech32Prefix}`,
+    `Base fee:          ${view.nextBaseFee()} wei (next block)`,
+    `Block gas limit:   ${node.genesis.consensusParams.block.maxGas < 0 ? 'unlimited' : node.genesis.consensusParams.block.maxGas}`,
+    `Validators:        ${node.internals.validators.map((v) => `${toHexUpper(v.address).slice(0, 12)}${v.online ? '' : ' (offline)'}`).join(', ')}`,
+    `Block production:  ${cfg.consensus.mode}${cfg.consensus.mode === 'interval' ? ` every ${cfg.consensus.timeoutCommitMs} ms` : ''}`,
+    `Namespaces:        ${cfg.jsonRpc.api.join(', ')}${cfg.jsonRpc.enableProfiling ? ' (profiling on)' : ''}`,
+    `Devnet control:    ${cfg.evm.devnet ? 'on (evm_*, anvil_*, hardhat_*)' : 'off ([evm] devnet = true in app.toml, or --evm.devnet, turns it on)'}`,
+    `Routing API limit: ${rl.rateLimitBurst} requests burst, ${rl.rateLimitPerSecond}/s refill, shared by callers without an API key`,
+    '',
+  );
   const u = node.urls;
   if (u.rpc) out.push(`CometBFT RPC:      ${u.rpc}  (WebSocket ${u.rpcWs})`);
   if (u.jsonRpc) out.push(`Ethereum JSON-RPC: ${u.jsonRpc}  (WebSocket ${u.jsonRpcWs})`);
   if (u.routing) out.push(`Routing API:       ${u.routing}`);
   out.push('', `Listening at height ${node.height}. Ctrl-C to stop.`);
-  console.log(out.join('\n'));
+  return out.join('\n');
+}
+
+export async function printBanner(node: ChainletNode, opts: { mnemonic?: string } = {}): Promise<void> {
+  console.log(await bannerText(node, opts));
 }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { CONFIG_KEYS, formatDuration, parseKeyValue, type ConfigKey } from './keys.js';
+import { CONFIG_KEYS, ConfigValueError, describeAccepted, formatDuration, keyName, parseKeyValue, type ConfigKey } from './keys.js';
 import type { DeepPartial, NodeConfig } from './types.js';
 
 function setPath(target: Record<string, unknown>, key: ConfigKey, value: unknown): void {
@@ -59,13 +59,28 @@ export function readConfigFiles(home: string): DeepPartial<NodeConfig>[] {
   return out;
 }
 
-/** Overrides from CLI flags given as `{ 'rpc.laddr': 'tcp://…', 'json-rpc.api': 'eth,debug' }`. */
+/** The key a `--section.key` flag sets (`json-rpc.rpc-gas-cap` is Cosmos EVM's older name of the gas cap). */
+export function keyForFlag(name: string): ConfigKey | undefined {
+  if (name === 'json-rpc.rpc-gas-cap') name = 'json-rpc.gas-cap';
+  return CONFIG_KEYS.find((k) => keyName(k) === name);
+}
+
+/**
+ * Overrides from CLI flags given as `{ 'rpc.laddr': 'tcp://…', 'json-rpc.api': 'eth,debug' }`.
+ * A flag alone (`true`) switches a boolean key on. Errors name the flag and what it accepts.
+ */
 export function overridesFromFlags(flags: Record<string, string | boolean>): DeepPartial<NodeConfig> {
   const out: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(flags)) {
-    const key = CONFIG_KEYS.find((k) => (k.section ? `${k.section}.${k.name}` : k.name) === name || (name === 'json-rpc.rpc-gas-cap' && k.name === 'gas-cap'));
+    const key = keyForFlag(name);
     if (!key) throw new Error(`unknown config flag --${name}`);
-    setPath(out, key, parseKeyValue(key, raw));
+    if (raw === true && key.kind !== 'bool') throw new Error(`--${name} needs a value: ${describeAccepted(key)}`);
+    try {
+      setPath(out, key, parseKeyValue(key, raw));
+    } catch (err) {
+      if (!(err instanceof ConfigValueError)) throw err;
+      throw new Error(`invalid value ${JSON.stringify(raw)} for --${name}: expected ${describeAccepted(key)}`);
+    }
   }
   return out as DeepPartial<NodeConfig>;
 }

@@ -3,6 +3,7 @@
  * where it lands in `NodeConfig`, and how its value is parsed. The TOML loader, the TOML writer and
  * the `--section.key` CLI flags all read this table, so a key exists in one place only.
  */
+import { parseListenAddress } from './listen-address.js';
 import type { NodeConfig } from './types.js';
 
 export type KeyKind = 'string' | 'int' | 'bool' | 'duration' | 'list' | 'bigint' | 'map';
@@ -16,6 +17,10 @@ export interface ConfigKey {
   path: [keyof NodeConfig] | [keyof NodeConfig, string];
   kind: KeyKind;
   doc: string;
+  /** The only values a string (or each item of a list) may take. */
+  choices?: readonly string[];
+  /** A listen address (`host:port`, optionally `tcp://`), checked when parsed; `'or-empty'`: "" turns the server off. */
+  address?: true | 'or-empty';
 }
 
 const k = (
@@ -25,13 +30,18 @@ const k = (
   path: ConfigKey['path'],
   kind: KeyKind,
   doc: string,
-): ConfigKey => ({ file, section, name, path, kind, doc });
+  extra: Pick<ConfigKey, 'choices' | 'address'> = {},
+): ConfigKey => ({ file, section, name, path, kind, doc, ...extra });
+
+/** The JSON-RPC namespaces `[json-rpc] api` may name (Cosmos EVM's set; devnet control is `[evm] devnet`). */
+export const JSON_RPC_NAMESPACES = ['eth', 'web3', 'net', 'txpool', 'debug', 'personal', 'admin', 'miner'] as const;
+const address = { address: true } as const;
 
 export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('config', '', 'moniker', ['moniker'], 'string', 'A custom human readable name for this node'),
-  k('config', '', 'db_backend', ['dbBackend'], 'string', 'memory | classic (classic-level on disk under the home)'),
-  k('config', '', 'log_level', ['logLevel'], 'string', 'trace | debug | info | warn | error | silent'),
-  k('config', 'rpc', 'laddr', ['rpc', 'laddr'], 'string', 'TCP address for the RPC server to listen on'),
+  k('config', '', 'db_backend', ['dbBackend'], 'string', 'memory | classic (classic-level on disk under the home)', { choices: ['memory', 'classic'] }),
+  k('config', '', 'log_level', ['logLevel'], 'string', 'trace | debug | info | warn | error | silent', { choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] }),
+  k('config', 'rpc', 'laddr', ['rpc', 'laddr'], 'string', 'TCP address for the RPC server to listen on ("" turns it off)', { address: 'or-empty' }),
   k('config', 'rpc', 'cors_allowed_origins', ['rpc', 'corsAllowedOrigins'], 'list', 'Origins a cross-domain request can be executed from; empty disables CORS'),
   k('config', 'rpc', 'cors_allowed_methods', ['rpc', 'corsAllowedMethods'], 'list', 'Methods the client may use with cross-domain requests'),
   k('config', 'rpc', 'cors_allowed_headers', ['rpc', 'corsAllowedHeaders'], 'list', 'Non-simple headers the client may use'),
@@ -56,18 +66,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('config', 'consensus', 'skip_timeout_commit', ['consensus', 'skipTimeoutCommit'], 'bool', 'Make progress as soon as all precommits are in'),
   k('config', 'consensus', 'create_empty_blocks', ['consensus', 'createEmptyBlocks'], 'bool', 'Produce blocks when there are no txs'),
   k('config', 'consensus', 'create_empty_blocks_interval', ['consensus', 'createEmptyBlocksIntervalMs'], 'duration', 'Interval between empty blocks when create_empty_blocks is true'),
-  k('config', 'consensus', 'mode', ['consensus', 'mode'], 'string', 'Chainlet block production: automine | interval | manual'),
+  k('config', 'consensus', 'mode', ['consensus', 'mode'], 'string', 'Chainlet block production: automine | interval | manual', { choices: ['automine', 'interval', 'manual'] }),
   k('config', 'mempool', 'recheck', ['mempool', 'recheck'], 'bool', 'Recheck the remaining txs after every block'),
   k('config', 'mempool', 'size', ['mempool', 'size'], 'int', 'Maximum number of txs in the mempool'),
   k('config', 'mempool', 'max_txs_bytes', ['mempool', 'maxTxsBytes'], 'int', 'Maximum total size of all txs in the mempool'),
   k('config', 'mempool', 'cache_size', ['mempool', 'cacheSize'], 'int', 'Size of the seen-tx cache'),
   k('config', 'mempool', 'max_tx_bytes', ['mempool', 'maxTxBytes'], 'int', 'Maximum size of one tx'),
   k('config', 'mempool', 'keep-invalid-txs-in-cache', ['mempool', 'keepInvalidTxsInCache'], 'bool', 'Keep txs that failed CheckTx in the cache'),
-  k('config', 'tx_index', 'indexer', ['txIndex', 'indexer'], 'string', 'kv | null'),
+  k('config', 'tx_index', 'indexer', ['txIndex', 'indexer'], 'string', 'kv | null', { choices: ['kv', 'null'] }),
   k('app', 'json-rpc', 'enable', ['jsonRpc', 'enable'], 'bool', 'Enable the Ethereum JSON-RPC server'),
-  k('app', 'json-rpc', 'address', ['jsonRpc', 'address'], 'string', 'HTTP address'),
-  k('app', 'json-rpc', 'ws-address', ['jsonRpc', 'wsAddress'], 'string', 'WebSocket address'),
-  k('app', 'json-rpc', 'api', ['jsonRpc', 'api'], 'list', 'Enabled namespaces: eth,web3,net,txpool,debug,personal,admin,miner'),
+  k('app', 'json-rpc', 'address', ['jsonRpc', 'address'], 'string', 'HTTP address', address),
+  k('app', 'json-rpc', 'ws-address', ['jsonRpc', 'wsAddress'], 'string', 'WebSocket address', address),
+  k('app', 'json-rpc', 'api', ['jsonRpc', 'api'], 'list', 'Enabled namespaces: eth,web3,net,txpool,debug,personal,admin,miner', { choices: JSON_RPC_NAMESPACES }),
   k('app', 'json-rpc', 'gas-cap', ['jsonRpc', 'gasCap'], 'bigint', 'Gas cap for eth_call and eth_estimateGas (0 = no cap); alias rpc-gas-cap'),
   k('app', 'json-rpc', 'evm-timeout', ['jsonRpc', 'evmTimeoutMs'], 'duration', 'Timeout for eth_call and eth_estimateGas'),
   k('app', 'json-rpc', 'txfee-cap', ['jsonRpc', 'txFeeCap'], 'int', 'Fee cap (in whole tokens) for eth_sendTransaction'),
@@ -87,7 +97,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('app', 'json-rpc', 'ws-origins', ['jsonRpc', 'wsOrigins'], 'list', 'Allowed WebSocket origins'),
   k('app', 'json-rpc', 'http-body-limit', ['jsonRpc', 'maxBodyBytes'], 'int', 'Maximum request body size, in bytes'),
   k('app', 'routing', 'enable', ['routing', 'enable'], 'bool', 'Enable the routing API'),
-  k('app', 'routing', 'address', ['routing', 'address'], 'string', 'HTTP address of the routing API'),
+  k('app', 'routing', 'address', ['routing', 'address'], 'string', 'HTTP address of the routing API', address),
   k('app', 'routing', 'rate-limit-per-second', ['routing', 'rateLimitPerSecond'], 'int', 'Token refill rate for callers without an API key'),
   k('app', 'routing', 'rate-limit-burst', ['routing', 'rateLimitBurst'], 'int', 'Bucket size for callers without an API key'),
   k('app', 'routing', 'submitted-timeout', ['routing', 'submittedTimeoutMs'], 'duration', 'A tracked tx never seen on chain is abandoned after this'),
@@ -123,23 +133,80 @@ export function formatDuration(ms: number): string {
   return `${ms}ms`;
 }
 
-/** Converts a raw TOML or flag value to the key's type, with an error naming the key. */
+/** What a key accepts, in words, for error messages and `--help`. */
+export function describeAccepted(key: ConfigKey): string {
+  if (key.choices) return key.kind === 'list' ? `a comma-separated list of ${key.choices.join(', ')}` : `one of ${key.choices.join(', ')}`;
+  if (key.address) return `a listen address host:port (port 0-65535), e.g. 127.0.0.1:8545 or tcp://0.0.0.0:26657${key.address === 'or-empty' ? ' ("" turns the server off)' : ''}`;
+  switch (key.kind) {
+    case 'string':
+      return 'a string';
+    case 'int':
+      return 'an integer';
+    case 'bigint':
+      return 'a non-negative integer';
+    case 'bool':
+      return 'true or false';
+    case 'duration':
+      return 'a duration such as 500ms, 10s or 1m30s (a bare number is milliseconds)';
+    case 'list':
+      return 'a comma-separated list';
+    case 'map':
+      return 'comma-separated name=value pairs';
+  }
+}
+
+/** The flag or TOML name of a key: `json-rpc.api`, `moniker`. */
+export function keyName(key: ConfigKey): string {
+  return key.section ? `${key.section}.${key.name}` : key.name;
+}
+
+/** A value a key does not accept; the message names the key and what it accepts. */
+export class ConfigValueError extends Error {
+  override name = 'ConfigValueError';
+  constructor(
+    readonly key: ConfigKey,
+    readonly raw: unknown,
+  ) {
+    super(`invalid value ${JSON.stringify(typeof raw === 'bigint' ? String(raw) : raw)} for ${keyName(key)}: expected ${describeAccepted(key)}`);
+  }
+}
+
+/** Converts a raw TOML or flag value to the key's type; a value it does not accept throws `ConfigValueError`. */
 export function parseKeyValue(key: ConfigKey, raw: unknown): unknown {
-  const where = `${key.section ? key.section + '.' : ''}${key.name}`;
+  const v = convert(key, raw);
+  const bad = (): never => {
+    throw new ConfigValueError(key, raw);
+  };
+  if (key.choices) {
+    const items = Array.isArray(v) ? (v as string[]) : [v as string];
+    if (items.some((x) => !key.choices!.includes(x))) bad();
+  }
+  // An empty address turns that server off (as `laddr = ""` does in CometBFT).
+  if (key.address && !(key.address === 'or-empty' && v === '')) {
+    try {
+      parseListenAddress(v as string, keyName(key));
+    } catch {
+      bad();
+    }
+  }
+  return v;
+}
+
+function convert(key: ConfigKey, raw: unknown): unknown {
   const fail = (): never => {
-    throw new Error(`invalid value for ${where}: ${JSON.stringify(raw)} (expected ${key.kind})`);
+    throw new ConfigValueError(key, raw);
   };
   switch (key.kind) {
     case 'string':
       return typeof raw === 'string' ? raw : fail();
     case 'int': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+      const n = typeof raw === 'number' ? raw : typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
       return Number.isSafeInteger(n) ? n : fail();
     }
     case 'bigint':
-      if (typeof raw === 'bigint') return raw;
-      if (typeof raw === 'number' && Number.isSafeInteger(raw)) return BigInt(raw);
-      if (typeof raw === 'string' && /^\d+$/.test(raw)) return BigInt(raw);
+      if (typeof raw === 'bigint') return raw >= 0n ? raw : fail();
+      if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0) return BigInt(raw);
+      if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) return BigInt(raw.trim());
       return fail();
     case 'bool':
       if (typeof raw === 'boolean') return raw;
@@ -161,7 +228,9 @@ export function parseKeyValue(key: ConfigKey, raw: unknown): unknown {
         return Object.fromEntries(Object.entries(raw as Record<string, unknown>).map(([a, b]) => [a, String(b)]));
       }
       if (typeof raw === 'string') {
-        return Object.fromEntries(raw.split(',').filter(Boolean).map((kv) => kv.split('=').map((s) => s.trim()) as [string, string]));
+        const pairs = raw.split(',').filter(Boolean).map((kv) => kv.split('=').map((s) => s.trim()));
+        if (pairs.some((p) => p.length !== 2 || p[0] === '')) fail();
+        return Object.fromEntries(pairs as [string, string][]);
       }
       return fail();
   }

@@ -31,11 +31,22 @@ export interface InitHomeResult {
 
 const writeJson = (path: string, v: unknown) => writeFileSync(path, JSON.stringify(v, null, 2) + '\n', { mode: 0o600 });
 
+/** `init` on a home that already has a genesis. */
+export class HomeExistsError extends Error {
+  override name = 'HomeExistsError';
+  constructor(
+    readonly home: string,
+    readonly genesisPath: string,
+  ) {
+    super(`${home} is already initialised (${genesisPath} exists); run init with --overwrite to write a new genesis, config and keys over it`);
+  }
+}
+
 export function initHome(home: string, opts: InitHomeOptions = {}): InitHomeResult {
   const cfgDir = join(home, 'config');
   const genesisPath = join(cfgDir, 'genesis.json');
   if (existsSync(genesisPath) && !opts.overwrite) {
-    throw new Error(`${genesisPath} already exists: refusing to overwrite an initialised home`);
+    throw new HomeExistsError(home, genesisPath);
   }
   mkdirSync(join(cfgDir, 'validators'), { recursive: true });
   mkdirSync(join(home, 'data'), { recursive: true });

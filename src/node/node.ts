@@ -16,8 +16,7 @@ import pino, { type Logger } from 'pino';
 import type { ResponseCheckTx } from '../abci/types.js';
 import type { AppLevel } from '../app/app-store.js';
 import { createEvmApp, type EvmApp } from '../app/evm-app.js';
-import { defaultConfig, mergeConfig } from '../config/defaults.js';
-import { readConfigFiles } from '../config/files.js';
+import { resolveConfig } from '../config/resolve.js';
 import type { DeepPartial, NodeConfig } from '../config/types.js';
 import { BlockExecutor } from '../consensus/block-executor.js';
 import { ConsensusEngine } from '../consensus/engine.js';
@@ -110,18 +109,6 @@ export interface NodeInternals {
 
 let nodeCounter = 0;
 
-function resolveConfig(opts: StartNodeOptions): NodeConfig {
-  let cfg = defaultConfig();
-  if (opts.home) {
-    // Devnet control (evm_*, anvil_*, hardhat_*) is on in the in-memory devnet profile only; a home turns it on in app.toml.
-    cfg = { ...cfg, evm: { ...cfg.evm, devnet: false } };
-    for (const o of readConfigFiles(opts.home)) cfg = mergeConfig(cfg, o);
-    cfg = { ...cfg, home: opts.home };
-    if (!opts.config?.dbBackend) cfg.dbBackend = 'classic';
-  }
-  return mergeConfig(cfg, opts.config);
-}
-
 function openDb(cfg: NodeConfig): Db {
   if (cfg.dbBackend === 'classic') {
     if (!cfg.home) throw new Error('db_backend "classic" needs a home folder (--home)');
@@ -133,7 +120,7 @@ function openDb(cfg: NodeConfig): Db {
 }
 
 export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNode> {
-  const config = resolveConfig(opts);
+  const config = resolveConfig(opts.home, opts.config);
   const id = ++nodeCounter;
   const logger = opts.logger ?? pino({ level: config.logLevel === 'info' && !opts.home ? 'silent' : config.logLevel, name: `chainlet-${id}` });
 

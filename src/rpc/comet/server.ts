@@ -3,7 +3,7 @@
  * `[rpc] laddr` (port 0 = the OS picks): URI and JSON-RPC over HTTP, JSON-RPC over
  * `/websocket`, with the `[rpc]` limits, CORS and the unsafe switch.
  */
-import { parseListenAddress } from '../transport/listen-address.js';
+import { parseListenAddress } from '../../config/listen-address.js';
 import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type BackendChoice, type BackendName } from '../transport/index.js';
 import { COMET_ERRORS, errorJson } from './envelope.js';

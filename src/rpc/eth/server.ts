@@ -5,7 +5,7 @@
  * `Content-Type: application/json`, body at most `http-body-limit`; CORS as Cosmos EVM's default
  * (any origin). The WS listener also answers JSON-RPC POSTs.
  */
-import { parseListenAddress } from '../transport/listen-address.js';
+import { parseListenAddress } from '../../config/listen-address.js';
 import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
 import type { WsSession } from './route.js';

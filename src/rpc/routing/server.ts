@@ -10,7 +10,7 @@
  * the same server over any RoutingEnv.
  */
 import type { Logger } from 'pino';
-import { parseListenAddress } from '../transport/listen-address.js';
+import { parseListenAddress } from '../../config/listen-address.js';
 import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type BackendChoice, type HttpRequest, type HttpResponse } from '../transport/index.js';
 import { AccessGate, CLIENT_ID_DEPRECATION_HEADERS } from './access.js';

@@ -26,15 +26,27 @@ export class BackendUnavailableError extends TransportError {
   }
 }
 
+/** Readable causes of the common listen failures (node's errno codes). */
+const LISTEN_CAUSES: Record<string, string> = {
+  EADDRINUSE: 'the address is already in use (another process is listening there)',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'the host is not an address of this machine',
+  ENOTFOUND: 'the host name cannot be resolved',
+};
+
 /** The listen socket could not be opened (port in use, bad host…). */
 export class ListenError extends TransportError {
   override name = 'ListenError';
+  /** node's errno code of the cause, e.g. `EADDRINUSE`, when known. */
+  readonly code: string | undefined;
   constructor(
     readonly host: string,
     readonly port: number,
     override readonly cause?: unknown,
   ) {
-    const why = cause instanceof Error ? `: ${cause.message}` : '';
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const why = code && LISTEN_CAUSES[code] ? `: ${LISTEN_CAUSES[code]}` : cause instanceof Error ? `: ${cause.message}` : '';
     super(`cannot listen on ${host}:${port}${why}`);
+    this.code = code;
   }
 }

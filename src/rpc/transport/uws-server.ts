@@ -20,6 +20,7 @@ import type { HttpResponse as UwsResponse, TemplatedApp, us_listen_socket } from
 import type { Uws } from './backend.js';
 import { Drain, SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON, guard, serverUrls, type ServerContext } from './context.js';
 import { ListenError } from './errors.js';
+import { probeListen } from './probe-listen.js';
 import { createHttpRequest, isManagedHeader, statusLine } from './pipeline.js';
 import { formatHostPort, uwsAddressText } from './remote-address.js';
 import type { HttpResponse, RunningServer } from './types.js';
@@ -236,7 +237,8 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
       if (!listenSocket) {
         if (sweep) clearInterval(sweep);
         closeApp(app);
-        reject(new ListenError(opts.host, opts.port));
+        // uWS gives no reason; a node listener on the same address tells which one.
+        void probeListen(opts.host, opts.port).then((cause) => reject(new ListenError(opts.host, opts.port, cause)));
         return;
       }
       const port = uws.us_socket_local_port(listenSocket);

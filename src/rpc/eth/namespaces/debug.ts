@@ -57,7 +57,7 @@ export const DEBUG_ROUTES = [
   route('debug_writeMemProfile', { params: [file], handler: prof.writeMemProfile, doc: `V8 heap snapshot (v8.writeHeapSnapshot). ${GATED}` }),
   route('debug_memStats', { params: [], handler: prof.memStats, doc: `Go MemStats fields from process.memoryUsage and v8.getHeapStatistics. ${GATED}` }),
   route('debug_gcStats', { params: [], handler: prof.gcStats, doc: `Go GCStats from observed V8 GC pauses. ${GATED}` }),
-  route('debug_freeOSMemory', { params: [], handler: prof.freeOSMemory, doc: `Full GC through global.gc (node --expose-gc). ${GATED}` }),
+  route('debug_freeOSMemory', { params: [], handler: prof.freeOSMemory, doc: `A full GC (global.gc, or one V8 gives the process at run time when --expose-gc was not passed). ${GATED}` }),
   route('debug_setGCPercent', { params: [required('v', 'int', goInt('int'))], handler: prof.setGCPercent, doc: `Records GOGC, returns the previous value (V8 sizes its heap itself). ${GATED}` }),
   route('debug_stacks', { params: [], handler: prof.stacks, doc: `The JS stack, libuv handles and async resources (process.report). ${GATED}` }),
   route('debug_setBlockProfileRate', { params: [rate], handler: prof.setBlockProfileRate, doc: `Starts (> 0) or stops event-loop delay sampling for the block profile. ${GATED}` }),

@@ -35,14 +35,18 @@ describe('DebugProfiler', () => {
     expect(head).toContain('"snapshot"');
   });
 
-  it('counts GCs, and forces one through global.gc only when it is exposed', async () => {
+  it('counts GCs, and forces one with or without --expose-gc', async () => {
     p = new DebugProfiler();
     const g = globalThis as { gc?: () => void };
     const saved = g.gc;
     try {
       delete g.gc;
-      expect(() => p.freeOSMemory()).toThrow(ProfilingError);
-      expect(() => p.freeOSMemory()).toThrow(/--expose-gc/);
+      // No global.gc: a full GC is still forced (obtained at run time); the observer sees a forced one.
+      const forcedBefore = p.memStats().NumForcedGC;
+      p.freeOSMemory();
+      // GC entries reach the observer asynchronously.
+      for (let i = 0; i < 100 && p.memStats().NumForcedGC === forcedBefore; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(p.memStats().NumForcedGC).toBeGreaterThan(forcedBefore);
       let forced = 0;
       g.gc = () => void forced++;
       p.freeOSMemory();

@@ -5,7 +5,7 @@
  *   memory profile v8.writeHeapSnapshot → a `.heapsnapshot` file
  *   block / mutex  event-loop delay (loop-profile.ts) → JSON
  *   MemStats/GC    process.memoryUsage + v8.getHeapStatistics + GC observer (mem-stats.ts)
- *   freeOSMemory   global.gc (needs node --expose-gc)
+ *   freeOSMemory   a full GC (global.gc, or one obtained at run time: full-gc.ts)
  *   stacks         the diagnostic report (stacks.ts)
  *
  * One profiler per node, created on first use; `dispose()` (at node stop) stops the CPU
@@ -20,6 +20,7 @@ import { LoopProfile } from './loop-profile.js';
 import { gcStats, memStats, type GoGcStats, type GoMemStats } from './mem-stats.js';
 import { createProfileFile, fileError, resolveProfilePath, writeProfileFile } from './paths.js';
 import { stacksReport } from './stacks.js';
+import { fullGc } from './full-gc.js';
 
 /** A profiling request refused the way geth refuses it (errors.New text). */
 export class ProfilingError extends Error {
@@ -111,11 +112,7 @@ export class DebugProfiler {
   }
 
   freeOSMemory(): void {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    if (typeof gc !== 'function') {
-      throw new ProfilingError('freeOSMemory needs a full GC, which Node only exposes when started with --expose-gc (global.gc is not defined)');
-    }
-    gc();
+    fullGc()();
   }
 
   /** Go's GOGC. V8 sizes its heap itself, so the value is kept and reported only. */

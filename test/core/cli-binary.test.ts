@@ -1,0 +1,218 @@
+/**
+ * The built CLI (`dist/cli/main.js`, what `npm start` and `npx chainlet` run), spawned as a user
+ * would: every key of the config table as a flag reaches the effective config, bad values and
+ * unknown flags stop with one line, and a started node serves what its flags asked for.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseToml } from 'smol-toml';
+import { bytesToHex } from 'viem';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/defaults.js';
+import { CONFIG_KEYS, JSON_RPC_NAMESPACES, keyName, parseDurationMs, type ConfigKey } from '../../src/config/keys.js';
+import { signTransfer } from '../helpers/txs.js';
+
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'chainlet-bin-'));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
+const PORTS0 = ['--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0'];
+
+/** Starts the binary; resolves with its stdout once the banner is complete. */
+function start(args: string[]): Promise<{ child: ChildProcess; out: () => string; banner: string }> {
+  const child = spawn(process.execPath, [bin, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d));
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  return new Promise((resolve, reject) => {
+    const t = setInterval(() => {
+      if (out.includes('Ctrl-C to stop')) {
+        clearInterval(t);
+        resolve({ child, out: () => out, banner: out });
+      } else if (child.exitCode !== null) {
+        clearInterval(t);
+        reject(new Error(`exited ${child.exitCode}: ${err}`));
+      }
+    }, 20);
+  });
+}
+
+const urlOf = (banner: string, label: string) => new RegExp(`${label}:\\s+(http://\\S+)`).exec(banner)![1]!;
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return (await r.json()) as { result?: unknown; error?: { code: number; message: string } };
+}
+
+/** A value different from the default for each key, as a flag gives it, and what `config show` must print. */
+function nonDefault(key: ConfigKey, i: number): { args: string[]; expect: (printed: unknown) => void } {
+  const flag = `--${keyName(key)}`;
+  const [a, b] = key.path;
+  const def = b === undefined ? (defaultConfig()[a] as unknown) : (defaultConfig()[a] as unknown as Record<string, unknown>)[b];
+  const same = (want: unknown) => (printed: unknown) => expect(printed, flag).toEqual(want);
+  switch (key.kind) {
+    case 'bool':
+      // Switch form for true, `=false` for false: both spellings of Cosmos EVM and CometBFT.
+      return def ? { args: [`${flag}=false`], expect: same(false) } : { args: [flag], expect: same(true) };
+    case 'int':
+      return { args: [flag, String((def as number) + 7 + i)], expect: same((def as number) + 7 + i) };
+    case 'bigint':
+      return { args: [flag, String((def as bigint) + 12_345n)], expect: same(Number((def as bigint) + 12_345n)) };
+    case 'duration': {
+      const ms = (def as number) + 1500 + i;
+      return { args: [flag, `${ms}ms`], expect: (p) => expect(parseDurationMs(p as string), flag).toBe(ms) };
+    }
+    case 'list': {
+      const v = key.choices ? [...JSON_RPC_NAMESPACES].filter((n) => !(def as string[]).includes(n)).slice(0, 2) : ['a.example', 'b.example'];
+      return { args: [flag, v.join(',')], expect: same(v) };
+    }
+    case 'map':
+      return { args: [flag, 'achainlet=1.25,0xabc=2'], expect: same({ achainlet: '1.25', '0xabc': '2' }) };
+    case 'string': {
+      const v = key.choices ? key.choices.find((c) => c !== def)! : key.address ? `127.0.0.1:${20_000 + i}` : `value-${i}`;
+      return { args: [flag, v], expect: same(v) };
+    }
+  }
+}
+
+describe('chainlet (built binary)', () => {
+  it('config show: every key of the key table set by its flag is in force', () => {
+    const cases = CONFIG_KEYS.map((k, i) => ({ key: k, ...nonDefault(k, i) }));
+    const r = run('config', 'show', ...cases.flatMap((c) => c.args));
+    expect(r.status, r.stderr).toBe(0);
+    const doc = parseToml(r.stdout) as Record<string, Record<string, unknown>>;
+    for (const c of cases) {
+      const sec = c.key.section === '' ? doc : doc[c.key.section]!;
+      c.expect(sec[c.key.name]);
+    }
+  });
+
+  it('config show reads a home and lets flags override it; the gas-cap alias works', () => {
+    const home = join(tmp, 'show');
+    expect(run('init', '--home', home).status).toBe(0);
+    const r = run('config', 'show', '--home', home, '--json-rpc.rpc-gas-cap', '99', '--mode', 'manual');
+    expect(r.status, r.stderr).toBe(0);
+    const doc = parseToml(r.stdout) as Record<string, Record<string, unknown>>;
+    expect(doc['db_backend']).toBe('classic');
+    expect(doc['evm']!['devnet']).toBe(false);
+    expect(doc['json-rpc']!['gas-cap']).toBe(99);
+    expect(doc['consensus']!['mode']).toBe('manual');
+  });
+
+  it.each([
+    [['--json-rpc.evm-timeout', 'abc'], '--json-rpc.evm-timeout', 'duration'],
+    [['--rpc.laddr', 'nonsense'], '--rpc.laddr', 'listen address'],
+    [['--json-rpc.api', 'eth,bogus'], '--json-rpc.api', 'eth, web3, net, txpool, debug, personal, admin, miner'],
+    [['--json-rpc.enable-profiling=maybe'], '--json-rpc.enable-profiling', 'true or false'],
+    [['--mempool.size', '12x'], '--mempool.size', 'integer'],
+    [['--port', 'http'], '--port', 'port'],
+    [['--no-such-flag', '1'], "'--no-such-flag'", 'unknown option'],
+  ])('start %j stops with one line naming the flag, exit 1', (args, flag, accepts) => {
+    const r = run('start', ...args);
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(flag);
+    expect(lines[0]).toContain(accepts);
+    expect(r.stdout).toBe('');
+  });
+
+  it('init on an existing home says what exists and how to overwrite it, without a stack trace', () => {
+    const home = join(tmp, 'twice');
+    expect(run('init', '--home', home).status).toBe(0);
+    const r = run('init', '--home', home);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/already initialised.*genesis\.json exists.*--overwrite/);
+    expect(run('init', '--home', home, '--overwrite').status).toBe(0);
+  });
+
+  describe('a busy port', () => {
+    let blocker: Server;
+    afterEach(() => new Promise<void>((r) => blocker.close(() => r())));
+    it('says the address is in use and which flag moves it', async () => {
+      blocker = createServer();
+      await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+      const port = (blocker.address() as { port: number }).port;
+      const r = spawnSync(process.execPath, [bin, 'start', '--silent', '--json-rpc.address', `127.0.0.1:${port}`, '--json-rpc.ws-address', '127.0.0.1:0', '--rpc.laddr', 'tcp://127.0.0.1:0', '--routing.address', '127.0.0.1:0'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`127.0.0.1:${port}`);
+      expect(r.stderr).toContain('already in use');
+      expect(r.stderr).toContain('--json-rpc.address');
+      expect(r.stderr).toContain('[json-rpc] address');
+    });
+  });
+
+  it('a started node serves the namespaces and switches its flags asked for, and logs each tx and block', async () => {
+    const { child, out, banner } = await start([...PORTS0, '--json-rpc.api', 'eth,web3,net,debug', '--json-rpc.enable-profiling', '--accounts', '3', '--balance', '42']);
+    const url = urlOf(banner, 'Ethereum JSON-RPC');
+    expect((await rpc(url, 'debug_memStats')).result).toBeTypeOf('object');
+    // enable-profiling given alone switched it on: the profiling hooks answer.
+    expect((await rpc(url, 'debug_freeOSMemory')).error).toBeUndefined();
+    expect(banner).toMatch(/\(2\) 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC \(42 CHAINLET\)  chainlet1/);
+    expect(banner).not.toContain('(3) 0x');
+    expect(banner).toMatch(/Namespaces:\s+eth, web3, net, debug \(profiling on\)/);
+    expect(banner).toMatch(/Devnet control:\s+on/);
+    expect(banner).toMatch(/Routing API limit:/);
+    const hash = (await rpc(url, 'eth_sendRawTransaction', [bytesToHex(await signTransfer({ nonce: 0 }))])).result as string;
+    // stdout is a pipe here, so the log lines are JSON.
+    const line = await new Promise<Record<string, unknown>>((resolve) => {
+      const t = setInterval(() => {
+        const l = out()
+          .split('\n')
+          .filter((s) => s.startsWith('{'))
+          .map((s) => JSON.parse(s) as Record<string, unknown>)
+          .find((j) => j['event'] === 'tx' && j['hash'] === hash);
+        if (l) {
+          clearInterval(t);
+          resolve(l);
+        }
+      }, 20);
+    });
+    expect(String(line['from']).toLowerCase()).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+    expect(line).toMatchObject({ gasUsed: 21000, status: 'success' });
+    expect(out()).toMatch(/"event":"block"/);
+    child.kill('SIGTERM');
+  });
+
+  it('--silent prints nothing', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start', '--silent', ...PORTS0, '--json-rpc.address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d));
+    for (;;) {
+      const r = await rpc(`http://127.0.0.1:${port}`, 'eth_chainId').catch(() => undefined);
+      if (r?.result === '0x2328') break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    await rpc(`http://127.0.0.1:${port}`, 'eth_sendRawTransaction', [bytesToHex(await signTransfer({ nonce: 0 }))]);
+    await rpc(`http://127.0.0.1:${port}`, 'eth_blockNumber');
+    expect(out).toBe('');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
