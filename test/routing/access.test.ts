@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, getApiKeyStore } from '../../src/rpc/routing/api-keys.js';
 import { startRoutingApi } from '../../src/rpc/routing/server.js';
+import { startTestNode } from '../helpers/node.js';
 import { CHAIN_ID, getJson, postJson, startRoutingNode, type RoutingFixture } from './helpers.js';
 
 const RATE = 1;
@@ -103,6 +104,25 @@ describe('internal errors', () => {
     } finally {
       await api.stop();
       await g.stop();
+    }
+  });
+});
+
+describe('the default limit', () => {
+  it('lets a local test loop of 300 unauthenticated calls through, one bucket for all such callers', async () => {
+    // startTestNode, not startRoutingNode: the fixture's generous limits must not hide the defaults.
+    const node = await startTestNode();
+    try {
+      const cfg = node.config.routing;
+      expect(cfg.rateLimitBurst).toBeGreaterThanOrEqual(100);
+      expect(cfg.rateLimitPerSecond).toBeGreaterThanOrEqual(20);
+      for (let i = 0; i < 300; i++) {
+        const r = await fetch(`${node.urls.routing}/v2/info/chains`);
+        expect(r.status).toBe(200);
+        await r.arrayBuffer();
+      }
+    } finally {
+      await node.stop();
     }
   });
 });
