@@ -230,6 +230,9 @@ export class ConsensusEngine {
     for (;;) {
       if (this.stopped) return;
       if (this.forced > 0) return;
+      // CometBFT commits the block at initial_height at once in every mode: it is the proof block
+      // of the genesis app hash, made even with create_empty_blocks = false.
+      if (this.state.lastBlockHeight === 0) return;
       const hasTxs = this.d.mempool.hasPending();
       if (this.mode === 'automine') {
         if (hasTxs) return;

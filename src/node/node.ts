@@ -179,6 +179,8 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   );
   const keystore = new Keystore({ dir: config.home ? join(config.home, 'keystore') : undefined });
   consensus.start();
+  // A fresh chain commits its first block before the node is handed out (as CometBFT: no client ever sees height 0).
+  if (state.lastBlockHeight === 0) await consensus.waitForHeight(state.initialHeight);
 
   const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore };
   let servers: RunningServers | undefined;

@@ -115,7 +115,7 @@ describe('TxProof on a block of several txs', () => {
 
 describe('params by position (JSON-RPC array form)', () => {
   it('decodes each param from its position', async () => {
-    const chain = (await call(t.url, 'blockchain', ['1', String(height)])).result;
+    const chain = (await call(t.url, 'blockchain', [String(height), String(height)])).result;
     expect(chain.block_metas.map((m: any) => m.header.height)).toEqual([String(height)]);
     expect(chain.block_metas[0].num_txs).toBe(String(N_TXS));
     const res = (await call(t.url, 'block_results', [String(height)])).result;

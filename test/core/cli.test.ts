@@ -59,7 +59,7 @@ describe('cli', () => {
     try {
       expect(node.internals.validators).toHaveLength(4);
       await node.mine(2);
-      expect(node.height).toBe(2);
+      expect(node.height).toBe(3);
     } finally {
       await node.stop();
     }
@@ -110,6 +110,6 @@ describe('cli', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', fixture], { encoding: 'utf8', timeout: 30_000 });
     expect(r.signal, 'process had to be killed: a handle was left open').toBeNull();
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('stopped at height 2');
+    expect(r.stdout).toContain('stopped at height 3');
   }, 40_000);
 });

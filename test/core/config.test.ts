@@ -38,7 +38,7 @@ describe('config', () => {
     expect(o.jsonRpc.api).toEqual(['eth', 'debug']);
     expect(o.consensus.timeoutCommitMs).toBe(250);
     expect(() => overridesFromFlags({ 'rpc.nope': '1' })).toThrow(/unknown config flag --rpc.nope/);
-    expect(() => overridesFromFlags({ 'rpc.unsafe': 'maybe' })).toThrow(/invalid value for rpc.unsafe/);
+    expect(() => overridesFromFlags({ 'rpc.unsafe': 'maybe' })).toThrow(/invalid value "maybe" for --rpc.unsafe: expected true or false/);
   });
 
   it('parses Go durations', () => {

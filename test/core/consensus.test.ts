@@ -17,28 +17,32 @@ afterEach(async () => {
 describe('consensus', () => {
   it('automine: a block as soon as a tx arrives, with the tx in it', async () => {
     const node = await start();
-    expect(node.height).toBe(0);
+    // The block at initial_height is committed at start (CometBFT's proof block of the genesis app hash).
+    expect(node.height).toBe(1);
+    expect((await node.internals.blockStore.loadBlock(1))?.data.txs).toHaveLength(0);
     const sub = node.subscribe("tm.event = 'Tx'");
     const res = await node.broadcastTx(await signTransfer({ nonce: 0 }));
     expect(res.code).toBe(0);
     const msg = await sub.next();
     expect(msg?.data.type).toBe('Tx');
-    expect(node.height).toBeGreaterThanOrEqual(1);
-    const block = await node.internals.blockStore.loadBlock(1);
+    expect(node.height).toBeGreaterThanOrEqual(2);
+    const block = await node.internals.blockStore.loadBlock(2);
     expect(block?.data.txs).toHaveLength(1);
     // Automine makes no empty blocks.
     await new Promise((r) => setTimeout(r, 150));
-    expect(node.height).toBe(1);
+    expect(node.height).toBe(2);
   });
 
   it('manual mine(n) produces n blocks chained by LastCommit', async () => {
     const node = await start({ config: { consensus: { mode: 'manual' } } });
+    // Manual mode too starts with the block at initial_height.
+    expect(node.height).toBe(1);
     const heights = await node.mine(3);
-    expect(heights).toEqual([1, 2, 3]);
-    const b3 = await node.internals.blockStore.loadBlock(3);
-    const meta2 = await node.internals.blockStore.loadBlockMeta(2);
+    expect(heights).toEqual([2, 3, 4]);
+    const b3 = await node.internals.blockStore.loadBlock(4);
+    const meta2 = await node.internals.blockStore.loadBlockMeta(3);
     expect(Buffer.from(b3!.header.lastBlockId.hash)).toEqual(Buffer.from(meta2!.blockId.hash));
-    expect(b3!.lastCommit.height).toBe(2);
+    expect(b3!.lastCommit.height).toBe(3);
     expect(b3!.lastCommit.signatures[0]!.blockIdFlag).toBe(BlockIDFlag.Commit);
     const b1 = await node.internals.blockStore.loadBlock(1);
     expect(b1!.lastCommit.signatures).toHaveLength(0);
@@ -47,7 +51,7 @@ describe('consensus', () => {
 
   it('4 validators: rotate proposers; 3 online keep producing, 2 halt the chain, and it resumes', async () => {
     const node = await start({ devnet: { validators: 4 }, config: { consensus: { mode: 'manual' } } });
-    await node.mine(4);
+    await node.mine(3);
     const proposers = new Set<string>();
     for (let h = 1; h <= 4; h++) proposers.add(Buffer.from((await node.internals.blockStore.loadBlock(h))!.header.proposerAddress).toString('hex'));
     expect(proposers.size).toBe(4);
@@ -91,10 +95,10 @@ describe('consensus', () => {
     const a = await start({ config: { consensus: { mode: 'manual' } } });
     const b = await start({ config: { consensus: { mode: 'manual' } }, devnet: { chainId: 'other_77-1' } });
     await a.mine(2);
-    expect(a.height).toBe(2);
-    expect(b.height).toBe(0);
+    expect(a.height).toBe(3);
+    expect(b.height).toBe(1);
     expect(b.evmChainId).toBe(77);
     await b.mine(1);
-    expect(a.height).toBe(2);
+    expect(a.height).toBe(3);
   });
 });

@@ -16,6 +16,6 @@ describe('package', () => {
       await node.stop();`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ chainId: 'chainlet_9000-1', evm: 9000, height: 2, def: 'chainlet_9000-1' });
+    expect(JSON.parse(r.stdout.trim())).toEqual({ chainId: 'chainlet_9000-1', evm: 9000, height: 3, def: 'chainlet_9000-1' });
   });
 });

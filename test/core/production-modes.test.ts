@@ -25,11 +25,12 @@ describe('block production modes', () => {
   it('interval without create_empty_blocks: waits for txs, then batches all that arrived', async () => {
     const node = await start({ mode: 'interval', timeoutCommitMs: 40, createEmptyBlocks: false });
     await sleep(200);
-    expect(node.height).toBe(0);
+    // Only the block at initial_height, made at start whatever the mode.
+    expect(node.height).toBe(1);
     for (let nonce = 0; nonce < 3; nonce++) await node.broadcastTx(await signTransfer({ nonce }));
-    await node.waitForHeight(1);
-    const b1 = await node.internals.blockStore.loadBlock(1);
-    expect(b1?.data.txs.length).toBeGreaterThanOrEqual(1);
+    await node.waitForHeight(2);
+    const b2 = await node.internals.blockStore.loadBlock(2);
+    expect(b2?.data.txs.length).toBeGreaterThanOrEqual(1);
     await sleep(200);
     const total = (await Promise.all(Array.from({ length: node.height }, (_, i) => node.internals.blockStore.loadBlock(i + 1)))).reduce((n, b) => n + (b?.data.txs.length ?? 0), 0);
     expect(total).toBe(3);
@@ -45,9 +46,9 @@ describe('block production modes', () => {
     const node = await start({ mode: 'manual' });
     await node.broadcastTx(await signTransfer({ nonce: 0 }));
     await sleep(150);
-    expect(node.height).toBe(0);
+    expect(node.height).toBe(1);
     await node.mine(1);
-    const b1 = await node.internals.blockStore.loadBlock(1);
-    expect(b1?.data.txs).toHaveLength(1);
+    const b2 = await node.internals.blockStore.loadBlock(2);
+    expect(b2?.data.txs).toHaveLength(1);
   });
 });

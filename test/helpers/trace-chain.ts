@@ -24,6 +24,8 @@ import { startTestNode } from './node.js';
 export const TOKEN_SUPPLY = 1000n;
 
 export interface TraceChain {
+  /** Height of the block that deployed the token and the forwarder. */
+  deployHeight: number;
   node: ChainletNode;
   view: EvmView;
   /** Ethereum JSON-RPC over HTTP (with `servers`): the node's own, else one started for the test. */
@@ -65,6 +67,7 @@ export async function startTraceChain(opts: { servers?: boolean; config?: DeepPa
   let nonce = 0n;
   const sender = addr(DEV_ADDRESS_0);
   const chain: TraceChain = {
+    deployHeight: 0,
     node,
     view,
     rpcUrl,
@@ -87,7 +90,7 @@ export async function startTraceChain(opts: { servers?: boolean; config?: DeepPa
   };
   const deploy = signErc20Deploy(DEV_KEY_0, TOKEN_SUPPLY, { nonce: nonce++ });
   const forwarder = chain.sign({ data: forwarderInitCode(chain.token) });
-  await chain.block(deploy, forwarder);
+  chain.deployHeight = await chain.block(deploy, forwarder);
   return chain;
 }
 

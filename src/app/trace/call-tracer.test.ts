@@ -112,12 +112,12 @@ describe('callTracer', () => {
   });
 
   it('shows a contract creation as CREATE to the new address with the runtime code as output', async () => {
-    const deploy = (await chain.view.getTransactionsOfBlock(1))[0]!;
+    const deploy = (await chain.view.getTransactionsOfBlock(chain.deployHeight))[0]!;
     const f = (await traceTransaction(chain.view, deploy.tx.hash(), { tracer: 'callTracer' })) as CallFrame;
     expect(f.type).toBe('CREATE');
     expect(f.to).toBe(chain.token);
     expect(f.input.startsWith(`0x${ERC20_BYTECODE.slice(0, 40)}`)).toBe(true);
-    const code = await (await chain.view.stateAt(1)).getCode(addr(chain.token));
+    const code = await (await chain.view.stateAt(chain.deployHeight)).getCode(addr(chain.token));
     expect(code.length).toBeGreaterThan(0);
     expect(f.output).toBe(bytesHex(code));
   });

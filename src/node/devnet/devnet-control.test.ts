@@ -45,7 +45,7 @@ async function checkChain(n: ChainletNode, heights: number[]): Promise<void> {
 describe('mining many blocks', () => {
   it('mines 10 000 empty blocks that every store answers for, and blocks continue on top', async () => {
     const n = await manualNode();
-    await n.mine(2);
+    await n.mine(1); // after the block at initial_height, made at start
     const r = await n.internals.devnet.mine(10_000);
     expect(r).toEqual({ from: 3, to: 10_002 });
     expect(n.height).toBe(10_002);
@@ -71,11 +71,11 @@ describe('mining many blocks', () => {
     const n = await manualNode();
     await n.broadcastTx(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 5n, { nonce: 0n }));
     await n.internals.devnet.mine(5, { timestamp: 2_000_000_000 });
-    expect(n.height).toBe(5);
-    expect((await n.internals.app.evm.getTransactionsOfBlock(1)).length).toBe(1);
-    expect((await n.internals.app.evm.getBlock(1))!.timestamp).toBe(2_000_000_000n);
-    expect((await n.internals.app.evm.getBlock(5))!.timestamp).toBe(2_000_000_004n);
-    await checkChain(n, [1, 2, 3, 4, 5]);
+    expect(n.height).toBe(6);
+    expect((await n.internals.app.evm.getTransactionsOfBlock(2)).length).toBe(1);
+    expect((await n.internals.app.evm.getBlock(2))!.timestamp).toBe(2_000_000_000n);
+    expect((await n.internals.app.evm.getBlock(6))!.timestamp).toBe(2_000_000_004n);
+    await checkChain(n, [1, 2, 3, 4, 5, 6]);
   });
 
   it('keeps ranges across a restart of a node on disk', async () => {
@@ -83,7 +83,6 @@ describe('mining many blocks', () => {
     try {
       initHome(home, {});
       let n = await startNode({ home, servers: false, config: { consensus: { mode: 'manual' } } });
-      await n.mine(1);
       await n.internals.devnet.mine(50);
       await n.internals.devnet.setBalance(createAddressFromString('0x00000000000000000000000000000000000000aa'), 77n);
       const head = hex((await n.internals.blockStore.loadBlockMeta(51))!.blockId.hash);
@@ -105,7 +104,6 @@ describe('snapshots', () => {
   it('restores height, state, mempool and clock; drops later snapshots; reuses ids', async () => {
     const n = await manualNode();
     const d = n.internals.devnet;
-    await n.mine(1);
     const pendingTx = signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 0n });
     await n.broadcastTx(pendingTx);
     const id1 = await d.snapshot();
@@ -142,7 +140,6 @@ describe('state surgery', () => {
   it('edits the latest state at once and the next header names the new root', async () => {
     const n = await manualNode();
     const d = n.internals.devnet;
-    await n.mine(1);
     const who = createAddressFromString('0x000000000000000000000000000000000000bEEF');
     await d.setBalance(who, 10n ** 18n);
     await d.setNonce(who, 9n);
@@ -169,7 +166,7 @@ describe('state surgery', () => {
     const coinbase = createAddressFromString('0x00000000000000000000000000000000000c01b5');
     d.setCoinbase(coinbase);
     await n.mine(1);
-    const b = (await n.internals.app.evm.getBlock(1))!;
+    const b = (await n.internals.app.evm.getBlock(n.height))!;
     expect(b.gasLimit).toBe(12_345_678n);
     expect(b.coinbase.toString()).toBe(coinbase.toString());
     expect(n.internals.consensus.head().state.consensusParams.block.maxGas).toBe(12_345_678);
@@ -192,7 +189,7 @@ describe('impersonation', () => {
     d.impersonate(who);
     expect((await n.broadcastTx(tx(0n))).code).toBe(0);
     await n.mine(1);
-    const [mined] = await n.internals.app.evm.getTransactionsOfBlock(1);
+    const [mined] = await n.internals.app.evm.getTransactionsOfBlock(n.height);
     expect(mined!.sender.toString()).toBe(who.toString());
     expect(d.stopImpersonating(who)).toBe(true);
     expect((await n.broadcastTx(tx(1n))).code).not.toBe(0);
@@ -208,14 +205,14 @@ describe('mining modes', () => {
     expect(n.internals.consensus.productionMode).toBe('manual');
     await n.broadcastTx(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 0n }));
     await new Promise((r) => setTimeout(r, 100));
-    expect(n.height).toBe(0);
+    expect(n.height).toBe(1);
     d.mining.start();
-    await n.waitForHeight(1);
+    await n.waitForHeight(2);
     expect(n.internals.consensus.productionMode).toBe('automine');
     d.mining.setAutomine(false);
     d.mining.setInterval(20);
     expect(n.internals.consensus.productionMode).toBe('interval');
-    await n.waitForHeight(3);
+    await n.waitForHeight(4);
     d.mining.setInterval(0);
     expect(n.internals.consensus.productionMode).toBe('manual');
   });
@@ -226,8 +223,8 @@ describe('state dumps', () => {
     const a = await manualNode();
     await a.broadcastTx(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 3n, { nonce: 0n }));
     await a.mine(1);
-    await a.internals.devnet.mine(100);
-    const [tx] = await a.internals.app.evm.getTransactionsOfBlock(1);
+    await a.internals.devnet.mine(99);
+    const [tx] = await a.internals.app.evm.getTransactionsOfBlock(2);
     const dump = await a.internals.devnet.dumpState();
 
     const b = await manualNode({ devnet: { genesisTime: a.genesis.genesisTime } });
@@ -235,8 +232,8 @@ describe('state dumps', () => {
     await b.internals.devnet.loadState(dump);
     expect(b.height).toBe(101);
     const loc = await b.internals.app.evm.getTransaction(tx!.tx.hash());
-    expect(loc?.height).toBe(1);
-    expect((await b.internals.app.evm.getReceipts(1)).length).toBe(1);
+    expect(loc?.height).toBe(2);
+    expect((await b.internals.app.evm.getReceipts(2)).length).toBe(1);
     expect(await balanceOf(b, DEV_ADDRESS_1)).toBe(await balanceOf(a, DEV_ADDRESS_1));
     await b.mine(1);
     await checkChain(b, [1, 50, 101, 102]);
