@@ -26,6 +26,8 @@ export interface ChainCursor {
   initialHeight(): number;
   genesisRoot(): Uint8Array;
   nextBaseFee(): bigint;
+  /** EVM gas limit of the next block (the consensus params' max_gas). */
+  nextGasLimit(): bigint;
   minGasPrice(): bigint;
   chainInfo(): { chainId: bigint; denom: string; bech32Prefix: string };
 }
@@ -107,6 +109,10 @@ export class ChainView implements EvmView {
 
   nextBaseFee(): bigint {
     return this.cursor.nextBaseFee();
+  }
+
+  nextGasLimit(): bigint {
+    return this.cursor.nextGasLimit();
   }
 
   minGasPrice(): bigint {

@@ -129,6 +129,7 @@ export class EvmApp implements Application {
         initialHeight: () => this.meta?.config.initialHeight ?? 1,
         genesisRoot: () => (this.meta === undefined ? EMPTY_TRIE_ROOT : fromHex(this.meta.genesisRoot)),
         nextBaseFee: () => this.nextBaseFee(),
+        nextGasLimit: () => blockGasLimit(this.config().maxGas),
         minGasPrice: () => this.minGasPrice(),
         chainInfo: () => {
           const c = this.config();

@@ -91,6 +91,10 @@ export interface EvmView {
   stateAt(height: number): Promise<MerkleStateManager>;
   /** Base fee of the next block. */
   nextBaseFee(): bigint;
+  /** Gas limit of the next block. */
+  nextGasLimit(): bigint;
+  /** The coinbase set by a devnet edit for the next blocks, if any (else the proposer's address). */
+  readonly coinbaseOverride: Address | undefined;
   /** The minimum gas price CheckTx asks for now (config, genesis, or a devnet edit). */
   minGasPrice(): bigint;
   /** Overrides the EVM coinbase of the next blocks (undefined: the proposer's address). */

@@ -136,6 +136,11 @@ export class ConsensusEngine {
     this.waker.wake();
   }
 
+  /** Address of the validator that proposes the next height in round 0 (its EVM coinbase). */
+  nextProposer(): Uint8Array {
+    return this.state.validators.proposer.address;
+  }
+
   /** The timestamp of the next block (evm_setNextBlockTimestamp). */
   setNextBlockTime(t: Timestamp): void {
     this.nextTime = t;
@@ -263,8 +268,18 @@ export class ConsensusEngine {
 
   /** Proposer-based block time: the requested one, else the clock, strictly after the last block. */
   private blockTime(): Timestamp {
-    const wanted = this.nextTime ?? this.now();
+    const t = this.pendingBlockTime();
     this.nextTime = undefined;
+    return t;
+  }
+
+  /**
+   * The time the next block gets if it is proposed now (the `pending` block of eth_call and
+   * eth_estimateGas): the one asked for by evm_setNextBlockTimestamp, else the clock with its
+   * evm_increaseTime offset, strictly after the last block.
+   */
+  pendingBlockTime(): Timestamp {
+    const wanted = this.nextTime ?? this.now();
     const min = timestampToMs(this.state.lastBlockTime) + 1;
     return this.state.lastBlockHeight === 0 || compareTime(wanted, this.state.lastBlockTime) > 0 ? wanted : timestampFromMs(min);
   }

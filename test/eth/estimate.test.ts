@@ -44,7 +44,7 @@ async function runsOf(args: { to?: string; input?: string }, code: Record<string
   const overrides = new Map(Object.entries(code).map(([a, c]) => [a.slice(2), { code: Buffer.from(c.slice(2), 'hex') }]));
   const r = await service.env.calls.estimate(
     { from: addr(from), ...(args.to ? { to: addr(args.to) } : {}), ...(args.input ? { input: Buffer.from(args.input.slice(2), 'hex') } : {}) },
-    t.node.internals.app.evm.latestHeight(),
+    { height: t.node.internals.app.evm.latestHeight() },
     overrides,
   );
   return r.runs;
@@ -85,7 +85,7 @@ describe('eth_estimateGas exactness', () => {
     expect(gas).toBeGreaterThan(30_000n);
     const r = await service.env.calls.estimate(
       { from: addr(from), to: addr(token), input: erc20TransferData(DEV[1]!.address, 1000n) },
-      t.node.internals.app.evm.latestHeight(),
+      { height: t.node.internals.app.evm.latestHeight() },
     );
     expect(r).toEqual({ gas, runs: 1 });
   });
@@ -118,7 +118,7 @@ describe('eth_estimateGas exactness', () => {
   it('a value-bearing call to a new account (9000 + 25000, 2300 stipend)', async () => {
     const parent = asm(`${callAll(EOA, 1)} ${REQUIRE_OK}`);
     await expectExact({ from, to: X }, { [X]: { code: parent, balance: '0x10' } });
-    const runs = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, t.node.internals.app.evm.latestHeight(), new Map([
+    const runs = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, { height: t.node.internals.app.evm.latestHeight() }, new Map([
       [X.slice(2), { code: Buffer.from(parent.slice(2), 'hex'), balance: 16n }],
     ]));
     expect(runs.runs).toBe(2);
@@ -132,7 +132,7 @@ describe('eth_estimateGas exactness', () => {
     // 21000 + PUSH0 ×2 + SSTORE 1→0 on a cold slot (2100 + 2900); gas used is 4800 lower after the refund.
     expect(gas).toBe(21_000n + 2n + 2n + 2_100n + 2_900n);
     const state = new Map([['00'.repeat(32), Uint8Array.of(1)]]);
-    const r = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, t.node.internals.app.evm.latestHeight(), new Map([
+    const r = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, { height: t.node.internals.app.evm.latestHeight() }, new Map([
       [X.slice(2), { code: Buffer.from(code.slice(2), 'hex'), state }],
     ]));
     expect(r).toEqual({ gas, runs: 1 });

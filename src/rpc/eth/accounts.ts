@@ -72,7 +72,7 @@ export async function sendTransaction(env: EthEnv, [args]: [TxArgs]): Promise<st
   }
   if (args.to === undefined && (args.input === undefined || args.input.length === 0)) throw new ServerError(GethText.contractCreationNoData);
   const nonce = args.nonce ?? (await nextNonce(env, s.address));
-  const gas = args.gas ?? (await env.calls.estimate({ ...args, from: s.address }, env.view.latestHeight())).gas;
+  const gas = args.gas ?? (await env.calls.estimate({ ...args, from: s.address }, { height: env.view.latestHeight(), pending: env.pendingHeader() })).gas;
   const base = {
     nonce,
     gasLimit: gas,

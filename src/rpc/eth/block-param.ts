@@ -18,6 +18,7 @@ export type BlockRef =
 const TAGS: ReadonlySet<string> = new Set(['latest', 'pending', 'earliest', 'safe', 'finalized']);
 
 export const LATEST: BlockRef = Object.freeze({ kind: 'tag', tag: 'latest' });
+export const PENDING: BlockRef = Object.freeze({ kind: 'tag', tag: 'pending' });
 
 function numberFromHex(s: string): BlockRef {
   let n: bigint;

@@ -8,7 +8,7 @@ import type { Block } from '@ethereumjs/block';
 import { Address } from '@ethereumjs/util';
 import { toHex } from '../../crypto/encoding.js';
 import { ExecutionRevertedError, GethText, ServerError } from './errors.js';
-import type { CallExecutor } from './exec/call-executor.js';
+import type { CallExecutor, ExecutionPoint } from './exec/call-executor.js';
 import { EvmTimeoutError } from './exec/evm-hooks.js';
 import { estimateGas, failureAtCap } from './exec/estimate.js';
 import type { GasTracker } from './exec/gas-tracker.js';
@@ -55,8 +55,8 @@ export class CallService {
   ) {}
 
   /** eth_call: the result of one execution (reverts and halts are results, not throws). */
-  async call(args: TxArgs, height: number, overrides?: StateOverrides): Promise<MessageResult> {
-    return this.executor.run(height, async (state, block, evm) => {
+  async call(args: TxArgs, at: ExecutionPoint, overrides?: StateOverrides): Promise<MessageResult> {
+    return this.executor.run(at, async (state, block, evm) => {
       await applyOverrides(state, overrides);
       const msg = this.message(args, block, this.defaultGas(args, block));
       return this.exec(evm, state, block, msg, {});
@@ -70,8 +70,8 @@ export class CallService {
     throw new ServerError(r.error ?? 'execution failed');
   }
 
-  async estimate(args: TxArgs, height: number, overrides?: StateOverrides): Promise<{ gas: bigint; runs: number }> {
-    return this.executor.run(height, async (state, block, evm) => {
+  async estimate(args: TxArgs, at: ExecutionPoint, overrides?: StateOverrides): Promise<{ gas: bigint; runs: number }> {
+    return this.executor.run(at, async (state, block, evm) => {
       await applyOverrides(state, overrides);
       const base = this.message(args, block, 0n);
       const cap = await this.estimateCap(args, base, block, state);
@@ -89,9 +89,9 @@ export class CallService {
   /** eth_createAccessList: re-run with the touched set until it stops changing (geth's loop). */
   async createAccessList(
     args: TxArgs,
-    height: number,
+    at: ExecutionPoint,
   ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
-    return this.executor.run(height, async (state, block, evm) => {
+    return this.executor.run(at, async (state, block, evm) => {
       const gas = this.defaultGas(args, block);
       const pre = state.shallowCopy();
       const deadline = this.deadline();

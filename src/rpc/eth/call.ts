@@ -8,19 +8,19 @@ import { CallService } from './call-service.js';
 import type { EthEnv } from './env.js';
 import type { StateOverrides } from './exec/overrides.js';
 import { data, quantity } from './hex.js';
-import { stateHeight } from './resolve.js';
+import { executionPoint } from './resolve.js';
 import type { TxArgs } from './tx-args.js';
 
 /** Handler for `eth_call`. */
 export async function call(env: EthEnv, [args, block, overrides]: [TxArgs, BlockRef | undefined, StateOverrides | undefined]): Promise<string> {
-  const height = await stateHeight(env, block ?? LATEST);
-  return CallService.returnDataOrThrow(await env.calls.call(args, height, overrides));
+  const at = await executionPoint(env, block ?? LATEST);
+  return CallService.returnDataOrThrow(await env.calls.call(args, at, overrides));
 }
 
 /** Handler for `eth_createAccessList`. */
 export async function createAccessList(env: EthEnv, [args, block]: [TxArgs, BlockRef | undefined]): Promise<Record<string, unknown>> {
-  const height = await stateHeight(env, block ?? LATEST);
-  const r = await env.calls.createAccessList(args, height);
+  const at = await executionPoint(env, block ?? LATEST);
+  const r = await env.calls.createAccessList(args, at);
   return {
     accessList: r.accessList.map((e) => ({ address: data(e.address), storageKeys: e.storageKeys.map(data) })),
     gasUsed: quantity(r.gasUsed),

@@ -14,7 +14,7 @@ import type { ChainletNode } from '../../node/node.js';
 import { VERSION } from '../../version.js';
 import { CallService } from './call-service.js';
 import { createNamespaceServices, type NamespaceServices } from './namespaces/services.js';
-import { CallExecutor } from './exec/call-executor.js';
+import { CallExecutor, type PendingHeader } from './exec/call-executor.js';
 import { FilterRegistry } from './filter-registry.js';
 import { GenesisAwareView } from './genesis-block.js';
 
@@ -57,6 +57,8 @@ export interface EthEnv {
   readonly logger: Logger;
   /** personal / admin / miner / devnet services (src/rpc/eth/namespaces/services.ts). */
   readonly namespaces?: NamespaceServices;
+  /** The header the next block will have if it is proposed now: the `pending` block of calls and estimates. */
+  pendingHeader(): PendingHeader;
 }
 
 export function clientVersion(): string {
@@ -104,5 +106,12 @@ export function createEthEnv(node: ChainletNode): EthEnv {
     clientVersion: clientVersion(),
     logger,
     namespaces: createNamespaceServices(node),
+    pendingHeader: () => ({
+      number: BigInt(view.latestHeight() + 1),
+      timestamp: BigInt(node.internals.consensus.pendingBlockTime().seconds),
+      coinbase: view.coinbaseOverride ?? new Address(Uint8Array.from(node.internals.consensus.nextProposer())),
+      gasLimit: view.nextGasLimit(),
+      baseFeePerGas: view.nextBaseFee(),
+    }),
   };
 }

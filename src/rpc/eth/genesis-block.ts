@@ -69,6 +69,12 @@ export class GenesisAwareView implements EvmView {
   nextBaseFee(): bigint {
     return this.inner.nextBaseFee();
   }
+  nextGasLimit(): bigint {
+    return this.inner.nextGasLimit();
+  }
+  get coinbaseOverride(): Address | undefined {
+    return this.inner.coinbaseOverride;
+  }
   minGasPrice(): bigint {
     return this.inner.minGasPrice();
   }

@@ -84,7 +84,7 @@ export async function simulateV1(env: EthEnv, [payload, ref]: [SimulatePayload, 
   const height = await stateHeight(env, ref ?? LATEST);
   const calls = env.calls;
   const deadline = calls.deadline();
-  return calls.executor.run(height, async (state, base, evm) => {
+  return calls.executor.run({ height }, async (state, base, evm) => {
     const out: Json[] = [];
     let parent = { number: base.header.number, time: base.header.timestamp, hash: (await env.view.getBlock(height))?.hash ?? new Uint8Array(32) };
     for (const sb of payload.blockStateCalls) {

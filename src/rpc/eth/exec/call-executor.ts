@@ -27,6 +27,22 @@ const MAX_BLOCKS = 16;
 const ZERO32 = new Uint8Array(32);
 const UNLIMITED_GAS = 4_294_967_295n;
 
+/** The header fields a call's block environment has. */
+export interface PendingHeader {
+  number: bigint;
+  /** Seconds. */
+  timestamp: bigint;
+  coinbase: Address;
+  gasLimit: bigint;
+  baseFeePerGas: bigint;
+}
+
+/** Where a call executes: on the state after `height`, in that block's environment or in `pending`'s (the next block). */
+export interface ExecutionPoint {
+  height: number;
+  pending?: PendingHeader;
+}
+
 /** BLOCKHASH reads the CometBFT hashes through the view (zero for unknown heights). */
 class ViewBlockHashes implements EVMMockBlockchainInterface {
   constructor(private readonly view: EvmView) {}
@@ -54,9 +70,12 @@ export class CallExecutor {
     this.blockHashes = new ViewBlockHashes(view);
   }
 
-  /** Runs `fn` with a fresh overlay at `height` and an EVM of its own. */
-  async run<T>(height: number, fn: (state: OverlayState, block: Block, evm: PooledEvm) => Promise<T>): Promise<T> {
-    const [reader, block] = await Promise.all([this.readerAt(height), this.blockAt(height)]);
+  /**
+   * Runs `fn` with a fresh overlay of the state after `at.height` and an EVM of its own, in the
+   * environment of block `at.height`, or of the next block when `at.pending` gives its header.
+   */
+  async run<T>(at: ExecutionPoint, fn: (state: OverlayState, block: Block, evm: PooledEvm) => Promise<T>): Promise<T> {
+    const [reader, block] = await Promise.all([this.readerAt(at.height), at.pending ? this.headerBlock(at.pending) : this.blockAt(at.height)]);
     const evm = await this.acquire();
     try {
       return await fn(new OverlayState(reader), block, evm);
@@ -110,6 +129,10 @@ export class CallExecutor {
       remember(this.blocks, height, p, MAX_BLOCKS);
     }
     return p;
+  }
+
+  private headerBlock(header: PendingHeader): Block {
+    return createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: this.view.common, skipConsensusFormatValidation: true });
   }
 
   private async buildBlock(height: number): Promise<Block> {
