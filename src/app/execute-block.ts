@@ -22,6 +22,7 @@ import { effectiveGasPrice } from './fee-market.js';
 import { recoverSender, type DecodedTx } from './tx-decode.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { ethereumTxEvents } from './tx-events.js';
+import { ethereumTxResultData } from '../codec/cosmos-evm/tx-msg-data.js';
 import { blockGasExhausted, rejectionFromRunTxError } from './tx-rejections.js';
 
 export interface BlockEnv {
@@ -96,6 +97,7 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       const logs = (exec.logs ?? []) as RawLog[];
       if (logs.length > 0) orBloom(bloom, result.bloom.bitvector);
       const returnValue = exec.returnValue;
+      const gasRefund = result.gasRefund;
       result = undefined;
 
       gasUsed += txGasUsed;
@@ -118,7 +120,25 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       });
       txResults[i] = {
         code: CodeTypeOK,
-        data: returnValue,
+        data: ethereumTxResultData({
+          hash: ethHashHex,
+          logs: logs.map((l, j) => ({
+            address: hex(l[0]),
+            topics: l[1].map((t) => hex(t)),
+            data: l[2],
+            blockNumber: BigInt(env.height),
+            txHash: ethHashHex,
+            txIndex,
+            blockHash: blockHashHex,
+            index: logCount + j,
+          })),
+          ret: returnValue,
+          vmError: failed ?? '',
+          gasUsed: txGasUsed,
+          maxUsedGas: txGasUsed + gasRefund,
+          blockHash: env.hash,
+          blockTimestamp: env.timestamp,
+        }),
         log: '',
         info: '',
         gasWanted,
