@@ -6,6 +6,7 @@ import { Address } from '@ethereumjs/util';
 import { CheckTxType } from '../abci/types.js';
 import { DEV_ADDRESS_0, DEV_KEY_0, keyBytes, signEthTransfer, signTx } from './fixtures/signed-txs.js';
 import { startTestChain } from './fixtures/test-chain.js';
+import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 
 const TO = '0x000000000000000000000000000000000000beef';
 
@@ -109,6 +110,16 @@ describe('CheckTx', () => {
     expect(await chain.check(new Uint8Array(0))).toMatchObject({ code: 2, log: 'empty tx: tx parse error' });
     const blob = await chain.check(new Uint8Array([3, 0xc0]));
     expect(blob).toMatchObject({ code: 2, log: 'transaction type 3 not supported: tx parse error' });
+  });
+
+  it('says that only Ethereum txs are accepted when it gets a Cosmos TxRaw', async () => {
+    const chain = await startTestChain();
+    const body = TxBody.encode(TxBody.fromPartial({ memo: 'hello' })).finish();
+    const authInfo = AuthInfo.encode(AuthInfo.fromPartial({ fee: { gasLimit: 200_000n } })).finish();
+    const raw = TxRaw.encode({ bodyBytes: body, authInfoBytes: authInfo, signatures: [new Uint8Array(64).fill(7)] }).finish();
+    const r = await chain.check(raw);
+    expect(r).toMatchObject({ code: 2, codespace: 'sdk' });
+    expect(r.log).toMatch(/Cosmos SDK TxRaw; this chain accepts only Ethereum transactions/);
   });
 
   it('works with contract creation txs and calldata', async () => {

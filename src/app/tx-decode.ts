@@ -14,7 +14,8 @@ import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { TX_DECODE_OPTS } from './chain-common.js';
-import { invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
+import { cosmosTxNotAccepted, invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 
 export interface DecodedEthTx {
   readonly kind: 'eth';
@@ -38,12 +39,23 @@ export type DecodedTx = DecodedEthTx;
 
 const SUPPORTED_TYPES = new Set([1, 2, 4]);
 
+/** Whether `bytes` are a protobuf cosmos.tx.v1beta1.TxRaw (body, auth info and at least one signature). */
+function isCosmosTxRaw(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 0x0a) return false; // field 1 (body_bytes), length-delimited
+  try {
+    const raw = TxRaw.decode(bytes);
+    return raw.bodyBytes.length > 0 && raw.authInfoBytes.length > 0 && raw.signatures.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Decodes tx bytes for the chain of `common`; throws TxRejectedError (parse error, chain id, type). */
 /** `cometHash`/`cometHashHex`, when the caller already has them, save hashing the bytes again. */
 export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8Array, cometHashHex?: string): DecodedTx {
   if (bytes.length === 0) throw txParseError('empty tx');
   const type = bytes[0]! <= 0x7f ? bytes[0]! : 0;
-  if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw unsupportedTxType(type);
+  if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw isCosmosTxRaw(bytes) ? cosmosTxNotAccepted() : unsupportedTxType(type);
   let tx: TypedTransaction;
   try {
     tx = createTxFromRLP(bytes, { common, ...TX_DECODE_OPTS });
