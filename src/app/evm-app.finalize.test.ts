@@ -15,6 +15,8 @@ import { attrOf, blockHash, PROPOSER, startTestChain } from './fixtures/test-cha
 import { logsBloom } from './evm-block.js';
 import { Bloom, createVM } from '@ethereumjs/vm';
 import { createContractAddress } from '@ethereumjs/util';
+import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
+import { decodeMsgEthereumTxResponse, MSG_ETHEREUM_TX_RESPONSE_TYPE_URL } from '../codec/cosmos-evm/tx-msg-data.js';
 
 const RECIPIENT = '0x000000000000000000000000000000000000beef';
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -88,7 +90,7 @@ describe('FinalizeBlock', () => {
     const r2 = await chain.block([transfer]);
     const result = r2.txResults[0]!;
     expect(result.code).toBe(0);
-    expect(decodeUint256(result.data)).toBe(1n); // returns true
+    expect(decodeUint256(ret(result.data))).toBe(1n); // returns true
     const logEvents = result.events.filter((e) => e.type === 'tx_log');
     expect(logEvents).toHaveLength(1);
     const log = JSON.parse(logEvents[0]!.attributes[0]!.value) as Record<string, unknown>;
@@ -145,7 +147,8 @@ describe('FinalizeBlock', () => {
     const r = res.txResults[0]!;
     expect(r.code).toBe(0);
     expect(attrOf(r.events, 'ethereum_tx', 'ethereumTxFailed')).toBe('execution reverted');
-    expect(Buffer.from(r.data).toString('latin1')).toContain('insufficient balance');
+    expect(Buffer.from(ret(r.data)).toString('latin1')).toContain('insufficient balance');
+    expect(ethResponse(r.data).vmError).toBe('execution reverted');
     const [receipt] = await chain.app.evm.getReceipts(2);
     expect(receipt!.status).toBe(0);
     expect(receipt!.gasUsed).toBeGreaterThan(21000n);
@@ -242,3 +245,11 @@ async function tokenBalance(chain: Awaited<ReturnType<typeof startTestChain>>, t
 async function sha256(b: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', b));
 }
+
+/** tx_result.data is Cosmos EVM's TxMsgData { msg_responses: [MsgEthereumTxResponse] }. */
+function ethResponse(data: Uint8Array) {
+  const msg = TxMsgData.decode(data);
+  expect(msg.msgResponses[0]!.typeUrl).toBe(MSG_ETHEREUM_TX_RESPONSE_TYPE_URL);
+  return decodeMsgEthereumTxResponse(msg.msgResponses[0]!.value);
+}
+const ret = (data: Uint8Array) => ethResponse(data).ret;
