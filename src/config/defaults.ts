@@ -70,6 +70,7 @@ export function defaultConfig(): NodeConfig {
       enableProfiling: false,
       wsOrigins: ['127.0.0.1', 'localhost'],
       maxBodyBytes: 5_242_880,
+      clientVersion: '',
     },
     routing: {
       enable: true,

@@ -95,6 +95,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('app', 'json-rpc', 'batch-response-max-size', ['jsonRpc', 'batchResponseMaxSize'], 'int', 'Maximum size of a batch response, in bytes'),
   k('app', 'json-rpc', 'enable-profiling', ['jsonRpc', 'enableProfiling'], 'bool', 'Enable the debug profiling methods'),
   k('app', 'json-rpc', 'ws-origins', ['jsonRpc', 'wsOrigins'], 'list', 'Allowed WebSocket origins'),
+  k('app', 'json-rpc', 'client-version', ['jsonRpc', 'clientVersion'], 'string', 'web3_clientVersion answer; empty: "anvil-compatible Chainlet/…" when devnet control is on (so Hardhat and Foundry tools accept the devnet), else "Chainlet/…"'),
   k('app', 'json-rpc', 'http-body-limit', ['jsonRpc', 'maxBodyBytes'], 'int', 'Maximum request body size, in bytes'),
   k('app', 'routing', 'enable', ['routing', 'enable'], 'bool', 'Enable the routing API'),
   k('app', 'routing', 'address', ['routing', 'address'], 'string', 'HTTP address of the routing API', address),

@@ -74,6 +74,8 @@ export interface JsonRpcConfig {
   enableProfiling: boolean;
   wsOrigins: string[];
   maxBodyBytes: number;
+  /** web3_clientVersion; '' = chosen from the profile (see rpc/eth/env.ts clientVersion). */
+  clientVersion: string;
 }
 
 export interface RoutingConfig {

@@ -181,6 +181,8 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   consensus.start();
   // A fresh chain commits its first block before the node is handed out (as CometBFT: no client ever sees height 0).
   if (state.lastBlockHeight === 0) await consensus.waitForHeight(state.initialHeight);
+  // hardhat_reset / anvil_reset go back to the chain as it is now (a level snapshot: O(1)).
+  if (config.evm.devnet) await devnet.recordStart();
 
   const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore };
   let servers: RunningServers | undefined;

@@ -18,7 +18,8 @@ import type { ChainState } from '../../consensus/chain-state.js';
 import { impersonationTransform, ImpersonationSet } from '../../app/impersonation.js';
 import { editLatestState, type AccountEdit } from '../../app/state-surgery.js';
 import { timestampFromMs } from '../../types/time.js';
-import { DevnetStoppedError, InvalidStateDumpError } from './errors.js';
+import { DevnetError, DevnetStoppedError, InvalidStateDumpError } from './errors.js';
+import { randomBytes } from 'node:crypto';
 import { checkTimestamp, mineBlocks, MiningMode, type MineOptions } from './mining.js';
 import { appOf, type DevnetParts } from './parts.js';
 import { reloadFromDb } from './reload.js';
@@ -48,6 +49,7 @@ export class DevnetControl {
   private readonly snapshots: SnapshotManager;
   private readonly changeListeners = new Set<ChangeListener>();
   private closed = false;
+  private instance = newInstanceId();
 
   constructor(
     private readonly parts: DevnetParts,
@@ -60,6 +62,34 @@ export class DevnetControl {
 
   get height(): number {
     return this.parts.consensus.height;
+  }
+
+  /** Random id of this run of the chain (hardhat_metadata, anvil_metadata): new at each start and each reset. */
+  get instanceId(): string {
+    return this.instance;
+  }
+
+  // ── reset ────────────────────────────────────────────────────────────────────────────────
+
+  /** Records the chain as it started, for `reset` (the node calls it once, after the first block). */
+  recordStart(): Promise<void> {
+    this.live();
+    return this.parts.consensus.exclusive(() => this.snapshots.takeBase());
+  }
+
+  /**
+   * hardhat_reset / anvil_reset without a fork: back to the chain as it started (genesis, the dev
+   * accounts, the first block), with an empty mempool, no snapshots, no time offset, no
+   * impersonation and no coinbase override; a new instance id.
+   */
+  async reset(): Promise<void> {
+    this.live();
+    const ok = await this.parts.consensus.exclusive(() => this.snapshots.reset());
+    if (!ok) throw new DevnetError('this node did not record its starting chain, so it cannot be reset');
+    this.impersonated.clear();
+    this.setCoinbase(undefined);
+    this.instance = newInstanceId();
+    this.notify('reset');
   }
 
   // ── mining ───────────────────────────────────────────────────────────────────────────────
@@ -85,6 +115,11 @@ export class DevnetControl {
   }
 
   // ── snapshots ────────────────────────────────────────────────────────────────────────────
+
+  /** Live snapshots (anvil_metadata): id and the height each was taken at. */
+  listSnapshots(): { id: number; height: number }[] {
+    return this.snapshots.list();
+  }
 
   snapshot(): Promise<number> {
     this.live();
@@ -196,7 +231,7 @@ export class DevnetControl {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.snapshots.clear();
+    await this.snapshots.clear(true);
     this.changeListeners.clear();
   }
 
@@ -247,4 +282,8 @@ export class DevnetControl {
     await this.parts.stateStore.save(next);
     this.parts.consensus.resetHead(next, lastCommit);
   }
+}
+
+function newInstanceId(): string {
+  return `0x${randomBytes(32).toString('hex')}`;
 }

@@ -22,6 +22,8 @@ interface NodeSnapshot {
 export class SnapshotManager {
   private readonly snaps: NodeSnapshot[] = [];
   private nextId = 1;
+  /** The chain as it started (genesis and its first block): what anvil_reset / hardhat_reset go back to. */
+  private base: NodeSnapshot | undefined;
 
   constructor(private readonly parts: DevnetParts) {}
 
@@ -63,9 +65,40 @@ export class SnapshotManager {
     return true;
   }
 
-  /** Forgets every snapshot (after anvil_loadState, or when the node stops). */
-  async clear(): Promise<void> {
+  /** Records the starting chain, once (call inside `consensus.exclusive`). */
+  async takeBase(): Promise<void> {
+    if (this.base) return;
+    await this.parts.indexer.flush();
+    this.base = { id: 0, db: this.parts.db.snapshot(), height: this.parts.consensus.height, txs: [], clock: { offsetMs: 0, nextTime: undefined } };
+  }
+
+  /** Back to the starting chain with an empty mempool, no time offset and no snapshots; false without a base. */
+  async reset(): Promise<boolean> {
+    const base = this.base;
+    if (!base) return false;
+    const p = this.parts;
+    await p.indexer.flush();
+    await restoreSnapshot(p.db, base.db, trieKeyPrefix(p));
+    await reloadFromDb(p);
+    p.consensus.clock = base.clock;
+    for (const s of this.snaps.splice(0)) await s.db.close();
+    this.nextId = 1;
+    p.logger.debug({ height: base.height }, 'reset to the starting chain');
+    return true;
+  }
+
+  /** Forgets every snapshot (after anvil_loadState, or when the node stops; `all` also the base). */
+  async clear(all = false): Promise<void> {
     for (const s of this.snaps.splice(0)) await s.db.close().catch(() => undefined);
+    if (all && this.base) {
+      await this.base.db.close().catch(() => undefined);
+      this.base = undefined;
+    }
+  }
+
+  /** Live snapshots: id and the height each was taken at. */
+  list(): { id: number; height: number }[] {
+    return this.snaps.map((s) => ({ id: s.id, height: s.height }));
   }
 
   get size(): number {

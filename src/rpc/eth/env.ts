@@ -61,8 +61,16 @@ export interface EthEnv {
   pendingHeader(): PendingHeader;
 }
 
-export function clientVersion(): string {
-  return `Chainlet/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
+/**
+ * web3_clientVersion. With devnet control on, the answer starts with `anvil-compatible`: the node
+ * serves Anvil's method set, and hardhat-network-helpers and Foundry tools accept a development
+ * network only when the version starts with `anvil` (or `hardhatnetwork`); Chainlet's own name and
+ * version follow, so the answer stays truthful. `[json-rpc] client-version` replaces it.
+ */
+export function clientVersion(cfg: { clientVersion: string } = { clientVersion: '' }, devnet = false): string {
+  if (cfg.clientVersion !== '') return cfg.clientVersion;
+  const own = `Chainlet/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
+  return devnet ? `anvil-compatible ${own}` : own;
 }
 
 export function createEthEnv(node: ChainletNode): EthEnv {
@@ -103,7 +111,7 @@ export function createEthEnv(node: ChainletNode): EthEnv {
     signers,
     calls: new CallService(new CallExecutor(view), { gasCap: config.gasCap, timeoutMs: config.evmTimeoutMs }),
     filters: new FilterRegistry(view, txpool, { timeoutMs: config.filterTimeoutMs, cap: config.filterCap }),
-    clientVersion: clientVersion(),
+    clientVersion: clientVersion(config, node.config.evm.devnet),
     logger,
     namespaces: createNamespaceServices(node),
     pendingHeader: () => ({

@@ -185,7 +185,7 @@ const ETH = [
 ] as const;
 
 const WEB3 = [
-  route('web3_clientVersion', { params: [], handler: web3.clientVersion, doc: '`Chainlet/v<version>/<platform>/node<version>`.' }),
+  route('web3_clientVersion', { params: [], handler: web3.clientVersion, doc: '`anvil-compatible Chainlet/v<version>/<platform>/node<version>` with devnet control on, else `Chainlet/v…`; `[json-rpc] client-version` replaces it.' }),
   route('web3_sha3', { params: [required('data', 'Bytes', bytesOf())], handler: web3.sha3, doc: 'Keccak-256 of the given bytes.' }),
 ] as const;
 

@@ -11,6 +11,8 @@ import { addressOf, boolOf, bytesOf, hashOf, optional, required, slotOf } from '
 import { route } from '../route.js';
 import { bigLike, guarded, intervalOf, mineArgOf, uintLike, type MineArg } from './namespace-params.js';
 import { servicesOf } from './services.js';
+import { anvilMetadata, anvilNodeInfo, hardhatMetadata, reset } from './devnet-metadata.js';
+import { anyOf } from '../params.js';
 
 const dev = (env: EthEnv) => servicesOf(env).devnet;
 
@@ -169,6 +171,11 @@ export const DEVNET_ROUTES = [
     aliases: ['hardhat_dumpState'],
     doc: 'The whole node db (blocks, receipts, logs, indexes, state) as 0x-hex of gzip.',
   }),
+  route('hardhat_metadata', { params: [], handler: hardhatMetadata, doc: 'clientVersion, chainId, instanceId (new at each start and reset), latest block number and hash, forkedNetwork (null).' }),
+  route('anvil_metadata', { params: [], handler: anvilMetadata, doc: 'As `hardhat_metadata`, plus `snapshots` (id → [block number, block hash]).' }),
+  route('anvil_nodeInfo', { params: [], handler: anvilNodeInfo, doc: 'Current block, hardfork, tx order, base fee, chain id, gas limit and price, fork config (all null).' }),
+  route('hardhat_reset', { params: [optional('options', 'ResetOptions', anyOf)], handler: hardhat(reset), doc: 'Back to the starting chain (genesis, dev accounts, first block); empty mempool, no snapshots. A fork answers an error.' }),
+  route('anvil_reset', { params: [optional('options', 'Forking', anyOf)], handler: anvil(reset), doc: 'As `hardhat_reset`; answers `null`.' }),
   route('anvil_loadState', {
     params: [required('state', 'Bytes', bytesOf())],
     handler: loadState,
