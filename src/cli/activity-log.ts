@@ -71,7 +71,10 @@ export function formatBlockLine(l: BlockLine): string {
 /** Subscribes to the node's blocks and txs and prints a line for each; returns the unsubscriber. */
 export function logActivity(node: ChainletNode, out: NodeJS.WriteStream = process.stdout): () => void {
   const json = !out.isTTY;
+  let enabled = node.internals.devnet.loggingEnabled;
+  const offLogging = node.internals.devnet.onLoggingChange((on) => (enabled = on));
   const write = (kind: 'tx' | 'block', line: TxLine | BlockLine, text: string) => {
+    if (!enabled) return;
     out.write(json ? `${JSON.stringify({ time: new Date().toISOString(), chain: node.chainId, event: kind, ...line })}\n` : `${text}\n`);
   };
   const txs = node.subscribe("tm.event = 'Tx'", 'cli-activity-log');
@@ -86,6 +89,7 @@ export function logActivity(node: ChainletNode, out: NodeJS.WriteStream = proces
     if (l) write('tx', l, formatTxLine(l));
   });
   return () => {
+    offLogging();
     txs.cancel();
     blocks.cancel();
   };

@@ -59,6 +59,8 @@ export class ConsensusEngine {
   private fatal: Error | undefined;
   private clockOffsetMs = 0;
   private nextTime: Timestamp | undefined;
+  /** anvil_setBlockTimestampInterval: each block this much after the previous one (instead of the clock). */
+  private timestampIntervalMs: number | undefined;
   private readonly heightWaiters: { height: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private lastCommit: Commit;
   /** Held while a height is produced and by `exclusive` (devnet control), so the two never interleave. */
@@ -144,6 +146,11 @@ export class ConsensusEngine {
   /** The timestamp of the next block (evm_setNextBlockTimestamp). */
   setNextBlockTime(t: Timestamp): void {
     this.nextTime = t;
+  }
+
+  /** Blocks `ms` apart whatever the clock says (anvil_setBlockTimestampInterval); undefined: back to the clock. */
+  setBlockTimestampInterval(ms: number | undefined): void {
+    this.timestampIntervalMs = ms;
   }
 
   /** Moves the block clock forward (evm_increaseTime); returns the total offset in ms. */
@@ -279,7 +286,9 @@ export class ConsensusEngine {
    * evm_increaseTime offset, strictly after the last block.
    */
   pendingBlockTime(): Timestamp {
-    const wanted = this.nextTime ?? this.now();
+    const interval = this.timestampIntervalMs;
+    const fixedStep = interval !== undefined && this.state.lastBlockHeight > 0 ? timestampFromMs(timestampToMs(this.state.lastBlockTime) + interval) : undefined;
+    const wanted = this.nextTime ?? fixedStep ?? this.now();
     const min = timestampToMs(this.state.lastBlockTime) + 1;
     return this.state.lastBlockHeight === 0 || compareTime(wanted, this.state.lastBlockTime) > 0 ? wanted : timestampFromMs(min);
   }

@@ -124,6 +124,15 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const id = ++nodeCounter;
   const logger = opts.logger ?? pino({ level: config.logLevel === 'info' && !opts.home ? 'silent' : config.logLevel, name: `chainlet-${id}` });
 
+  // Module loggers are kept so anvil_setLoggingEnabled can silence and restore all of them (a pino
+  // child keeps its own level once made).
+  const moduleLoggers: Logger[] = [logger];
+  const moduleLogger = (module: string): Logger => {
+    const l = logger.child({ module });
+    moduleLoggers.push(l);
+    return l;
+  };
+
   // ── genesis and keys ──
   let genesis: GenesisDoc;
   let validatorKeys: Ed25519Key[];
@@ -156,10 +165,10 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const stateStore = rangeAwareStateStore(await StateStore.open(sub('state')), ranges);
   const txIndexer = config.txIndex.indexer === 'kv' ? await createTxIndexer(sub('txindex')) : undefined;
   const blockIndexer = config.txIndex.indexer === 'kv' ? rangeAwareBlockIndexer(await createBlockIndexer(sub('blockindex')), ranges) : undefined;
-  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: logger.child({ module: 'app' }), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
+  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
   app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
   const eventBus = new EventBus();
-  const mempool = new Mempool(app, config.mempool, { logger: logger.child({ module: 'mempool' }) });
+  const mempool = new Mempool(app, config.mempool, { logger: moduleLogger('mempool') });
   const indexer = new IndexerService(txIndexer, blockIndexer, stateStore);
   const executor = new BlockExecutor({ app, mempool, blockStore, stateStore, indexer, eventBus });
 
@@ -169,14 +178,18 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const validators = validatorKeys.map((k) => new LocalValidator(k, genesis.chainId));
   for (const i of opts.offlineValidators ?? []) if (validators[i]) validators[i].online = false;
   const consensus = new ConsensusEngine(
-    { executor, blockStore, mempool, eventBus, validators, config: config.consensus, logger: logger.child({ module: 'consensus' }) },
+    { executor, blockStore, mempool, eventBus, validators, config: config.consensus, logger: moduleLogger('consensus') },
     state,
     lastCommit,
   );
   const devnet = new DevnetControl(
-    { db, chainId: genesis.chainId, ranges, blockStore, stateStore, indexer, app, mempool, consensus, eventBus, validators, logger: logger.child({ module: 'devnet' }) },
+    { db, chainId: genesis.chainId, ranges, blockStore, stateStore, indexer, app, mempool, consensus, eventBus, validators, logger: moduleLogger('devnet') },
     { intervalMs: config.consensus.timeoutCommitMs },
   );
+  const level = logger.level;
+  devnet.onLoggingChange((on) => {
+    for (const l of moduleLoggers) l.level = on ? level : 'silent';
+  });
   const keystore = new Keystore({ dir: config.home ? join(config.home, 'keystore') : undefined });
   consensus.start();
   // A fresh chain commits its first block before the node is handed out (as CometBFT: no client ever sees height 0).

@@ -16,6 +16,7 @@ const NOT_OFFERED = ['eth_baseFee', 'eth_blobBaseFee', 'eth_capabilities', 'eth_
 
 /** Served, not in the spec: Cosmos EVM / geth extensions. */
 const EXTENSIONS = [
+  'eth_sendUnsignedTransaction',
   'eth_protocolVersion',
   'eth_getHeaderByNumber',
   'eth_getHeaderByHash',

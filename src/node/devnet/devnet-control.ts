@@ -50,6 +50,10 @@ export class DevnetControl {
   private readonly changeListeners = new Set<ChangeListener>();
   private closed = false;
   private instance = newInstanceId();
+  private timestampIntervalSet = false;
+  private readonly loggingListeners = new Set<(on: boolean) => void>();
+  /** anvil_setLoggingEnabled. */
+  loggingEnabled = true;
 
   constructor(
     private readonly parts: DevnetParts,
@@ -88,6 +92,7 @@ export class DevnetControl {
     if (!ok) throw new DevnetError('this node did not record its starting chain, so it cannot be reset');
     this.impersonated.clear();
     this.setCoinbase(undefined);
+    this.removeBlockTimestampInterval();
     this.instance = newInstanceId();
     this.notify('reset');
   }
@@ -112,6 +117,33 @@ export class DevnetControl {
   setNextBlockTimestamp(seconds: number): void {
     checkTimestamp(this.parts, seconds);
     this.parts.consensus.setNextBlockTime(timestampFromMs(seconds * 1000));
+  }
+
+  /** anvil_setBlockTimestampInterval: each next block `seconds` after the previous one. */
+  setBlockTimestampInterval(seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`timestamp interval must be a non-negative number of seconds, got ${seconds}`);
+    this.parts.consensus.setBlockTimestampInterval(seconds * 1000);
+    this.timestampIntervalSet = true;
+  }
+
+  /** anvil_removeBlockTimestampInterval: block times follow the clock again; whether an interval was set. */
+  removeBlockTimestampInterval(): boolean {
+    const had = this.timestampIntervalSet;
+    this.parts.consensus.setBlockTimestampInterval(undefined);
+    this.timestampIntervalSet = false;
+    return had;
+  }
+
+  /** Log output on or off (anvil_setLoggingEnabled): the node's logger and the CLI's tx and block lines. */
+  setLoggingEnabled(on: boolean): void {
+    this.loggingEnabled = on;
+    for (const l of this.loggingListeners) l(on);
+  }
+
+  /** Called when logging is switched (the CLI's activity log listens). */
+  onLoggingChange(listener: (on: boolean) => void): () => void {
+    this.loggingListeners.add(listener);
+    return () => this.loggingListeners.delete(listener);
   }
 
   // ── snapshots ────────────────────────────────────────────────────────────────────────────
@@ -159,6 +191,12 @@ export class DevnetControl {
   /** The minimum gas price CheckTx asks for, and the base fee floor (miner_setGasPrice, anvil_setMinGasPrice). */
   setMinGasPrice(wei: bigint): Promise<void> {
     return this.editMeta((m) => ({ ...m, config: { ...m.config, minGasPrice: wei.toString() } }));
+  }
+
+  /** The base fee of the next block (anvil_setNextBlockBaseFeePerGas); later blocks follow EIP-1559 from it. */
+  setNextBlockBaseFee(wei: bigint): Promise<void> {
+    if (wei < 0n) throw new RangeError(`base fee must be non-negative, got ${wei}`);
+    return this.editMeta((m) => ({ ...m, nextBaseFee: wei.toString() }));
   }
 
   /** The block gas limit of the next blocks (miner_setGasLimit, evm_setBlockGasLimit): consensus max_gas. */

@@ -101,6 +101,8 @@ export class MiningMode {
   setInterval(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`interval must be a non-negative number of milliseconds, got ${ms}`);
     this.intervalMs = Math.round(ms);
+    // As Anvil: interval mining replaces automine (the engine produces in one mode at a time).
+    if (this.intervalMs > 0) this.automine = false;
     this.apply();
   }
 

@@ -106,6 +106,11 @@ const ETH = [
     handler: tx.sendRawTransaction,
     doc: 'Signed tx (types 0, 1, 2, 4) through CheckTx into the mempool; refusals in geth words.',
   }),
+  route('eth_sendUnsignedTransaction', {
+    params: [callArgs],
+    handler: accounts.sendTransaction,
+    doc: 'Anvil’s name for sending without the caller’s signature: as `eth_sendTransaction`, from a dev, unlocked or impersonated account.',
+  }),
   route('eth_sendTransaction', {
     params: [callArgs],
     handler: accounts.sendTransaction,

@@ -67,7 +67,9 @@ function refuseFork(options: unknown): void {
   if (typeof options !== 'object' || Array.isArray(options)) throw new InvalidParamsError('reset options must be an object');
   const o = options as Record<string, unknown>;
   const forking = (o['forking'] ?? o) as Record<string, unknown> | null;
-  if (forking && (forking['jsonRpcUrl'] !== undefined || forking['blockNumber'] !== undefined)) {
+  // viem sends `blockNumber: Number(undefined)` (NaN; null once serialised) when it means none.
+  const given = (v: unknown) => v !== undefined && v !== null && !(typeof v === 'number' && Number.isNaN(v));
+  if (forking && (given(forking['jsonRpcUrl']) || given(forking['blockNumber']))) {
     throw new InvalidParamsError('forking is not supported: Chainlet runs its own chain; reset without options goes back to its genesis');
   }
 }

@@ -12,7 +12,8 @@ import { route } from '../route.js';
 import { bigLike, guarded, intervalOf, mineArgOf, uintLike, type MineArg } from './namespace-params.js';
 import { servicesOf } from './services.js';
 import { anvilMetadata, anvilNodeInfo, hardhatMetadata, reset } from './devnet-metadata.js';
-import { anyOf } from '../params.js';
+import { anyOf, stringOf } from '../params.js';
+import { InvalidParamsError } from '../errors.js';
 
 const dev = (env: EthEnv) => servicesOf(env).devnet;
 
@@ -54,6 +55,16 @@ const stopImpersonating = (env: EthEnv, [a]: [Address]) => dev(env).stopImperson
 const autoImpersonate = (env: EthEnv, [on]: [boolean]) => dev(env).setAutoImpersonate(on);
 const dropTransaction = (env: EthEnv, [hash]: [Uint8Array]) => dev(env).dropTransaction(hash);
 const dropAll = (env: EthEnv) => dev(env).dropAllTransactions();
+
+const setBlockTimestampInterval = guarded((env: EthEnv, [s]: [number]) => dev(env).setBlockTimestampInterval(s));
+// viem's hardhat mode sends this interval in milliseconds (Hardhat itself has no such method).
+const setBlockTimestampIntervalMs = guarded((env: EthEnv, [ms]: [number]) => dev(env).setBlockTimestampInterval(ms / 1000));
+const removeBlockTimestampInterval = (env: EthEnv) => dev(env).removeBlockTimestampInterval();
+const setNextBlockBaseFee = guarded((env: EthEnv, [wei]: [bigint]) => dev(env).setNextBlockBaseFee(wei));
+const setLoggingEnabled = (env: EthEnv, [on]: [boolean]) => dev(env).setLoggingEnabled(on);
+const setRpcUrl = (): never => {
+  throw new InvalidParamsError('forking is not supported: Chainlet runs its own chain, so there is no fork URL to set');
+};
 
 const dumpState = guarded(async (env: EthEnv) => data(await dev(env).dumpState()));
 const loadState = guarded(async (env: EthEnv, [dump]: [Uint8Array]) => {
@@ -171,6 +182,31 @@ export const DEVNET_ROUTES = [
     aliases: ['hardhat_dumpState'],
     doc: 'The whole node db (blocks, receipts, logs, indexes, state) as 0x-hex of gzip.',
   }),
+  route('anvil_setBlockTimestampInterval', {
+    params: [required('seconds', 'Uint', uintLike)],
+    handler: anvil(setBlockTimestampInterval),
+    doc: 'Each next block this many seconds after the previous one, whatever the clock.',
+  }),
+  route('hardhat_setBlockTimestampInterval', {
+    params: [required('milliseconds', 'Uint', uintLike)],
+    handler: hardhat(setBlockTimestampIntervalMs),
+    doc: 'As `anvil_setBlockTimestampInterval`, in milliseconds (as viem’s hardhat mode sends it); answers `true`.',
+  }),
+  route('anvil_removeBlockTimestampInterval', {
+    params: [],
+    handler: removeBlockTimestampInterval,
+    aliases: ['hardhat_removeBlockTimestampInterval'],
+    doc: 'Block times follow the clock again; `true` if an interval was set.',
+  }),
+  route('anvil_setNextBlockBaseFeePerGas', {
+    params: [required('baseFee', 'Big', bigLike)],
+    handler: anvil(setNextBlockBaseFee),
+    doc: 'Base fee of the next block; the blocks after follow EIP-1559 from it.',
+  }),
+  route('hardhat_setNextBlockBaseFeePerGas', { params: [required('baseFee', 'Big', bigLike)], handler: hardhat(setNextBlockBaseFee), doc: 'As `anvil_setNextBlockBaseFeePerGas`; answers `true`.' }),
+  route('anvil_setLoggingEnabled', { params: [required('enabled', 'bool', boolOf)], handler: anvil(setLoggingEnabled), doc: 'Turns the node’s log output (and the CLI’s tx and block lines) off and on.' }),
+  route('hardhat_setLoggingEnabled', { params: [required('enabled', 'bool', boolOf)], handler: hardhat(setLoggingEnabled), doc: 'As `anvil_setLoggingEnabled`; answers `true`.' }),
+  route('anvil_setRpcUrl', { params: [required('url', 'string', stringOf)], handler: setRpcUrl, aliases: ['hardhat_setRpcUrl'], doc: 'Answers an error: there is no fork to point elsewhere.' }),
   route('hardhat_metadata', { params: [], handler: hardhatMetadata, doc: 'clientVersion, chainId, instanceId (new at each start and reset), latest block number and hash, forkedNetwork (null).' }),
   route('anvil_metadata', { params: [], handler: anvilMetadata, doc: 'As `hardhat_metadata`, plus `snapshots` (id → [block number, block hash]).' }),
   route('anvil_nodeInfo', { params: [], handler: anvilNodeInfo, doc: 'Current block, hardfork, tx order, base fee, chain id, gas limit and price, fork config (all null).' }),
