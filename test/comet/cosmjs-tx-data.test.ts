@@ -4,6 +4,8 @@
  * throw on raw EVM return data.
  */
 import { StargateClient } from '@cosmjs/stargate';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { createContractAddress, createAddressFromString } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signErc20Deploy, signErc20Transfer } from '../../src/app/fixtures/signed-txs.js';
@@ -35,6 +37,23 @@ const responseOf = (msgResponses: readonly { typeUrl: string; value: Uint8Array 
   expect(msgResponses[0]!.typeUrl).toBe(MSG_ETHEREUM_TX_RESPONSE_TYPE_URL);
   return decodeMsgEthereumTxResponse(msgResponses[0]!.value);
 };
+
+describe('a Cosmos tx sent to the EVM chain', () => {
+  it('broadcast_tx_sync answers that only Ethereum transactions are accepted', async () => {
+    const comet = await Comet38Client.connect(node.urls.rpc!);
+    try {
+      const body = TxBody.encode(TxBody.fromPartial({ memo: 'from cosmjs' })).finish();
+      const authInfo = AuthInfo.encode(AuthInfo.fromPartial({ fee: { gasLimit: 200_000n } })).finish();
+      const tx = TxRaw.encode({ bodyBytes: body, authInfoBytes: authInfo, signatures: [new Uint8Array(64).fill(1)] }).finish();
+      const r = await comet.broadcastTxSync({ tx });
+      expect(r.code).toBe(2);
+      expect(r.codespace).toBe('sdk');
+      expect(r.log).toMatch(/Cosmos SDK TxRaw; this chain accepts only Ethereum transactions/);
+    } finally {
+      comet.disconnect();
+    }
+  });
+});
 
 describe('tx_result.data read by cosmjs', () => {
   it('getTx of a deployment: the runtime code as ret, the EVM hash, gas used', async () => {

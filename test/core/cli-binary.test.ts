@@ -190,6 +190,18 @@ describe('chainlet (built binary)', () => {
     child.kill('SIGTERM');
   });
 
+  it('--chain-id, --mnemonic and --host shape the devnet', async () => {
+    const mnemonic = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+    const { child, banner } = await start([...PORTS0, '--chain-id', 'demo_4242-1', '--mnemonic', mnemonic, '--accounts', '1', '--host', '127.0.0.1']);
+    const url = urlOf(banner, 'Ethereum JSON-RPC');
+    expect((await rpc(url, 'eth_chainId')).result).toBe('0x1092');
+    expect(banner).toMatch(/Chain ID \(Cosmos\): demo_4242-1/);
+    expect(banner).toContain(`Mnemonic:          ${mnemonic}`);
+    // The first account of that mnemonic at m/44'/60'/0'/0/0.
+    expect(banner).toMatch(/\(0\) 0x9858EfFD232B4033E47d90003D41EC34EcaEda94 \(10000 CHAINLET\)/);
+    child.kill('SIGTERM');
+  });
+
   it('--silent prints nothing', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [bin, 'start', '--silent', ...PORTS0, '--json-rpc.address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
