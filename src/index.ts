@@ -12,4 +12,5 @@ export type { GenesisDoc } from './genesis/genesis-doc.js';
 export { initHome } from './genesis/home.js';
 export { VERSION } from './version.js';
 export { createApiKey, getApiKeyStore } from './rpc/routing/api-keys.js';
-export { createEip1193Provider } from './rpc/eth/index.js';
+export { createEip1193Provider } from './node/rpc-wiring.js';
+export type { Eip1193Provider } from './rpc/eth/provider.js';

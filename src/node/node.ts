@@ -225,7 +225,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     async stop() {
       if (stopped) return;
       stopped = true;
-      await disposeDebug(node);
+      await disposeDebug(devnet);
       await servers?.stop();
       keystore.close();
       await devnet.close();

@@ -2,9 +2,7 @@
  * Starts the RPC servers a node's config enables and gathers their URLs. Each family builds its
  * own narrow environment from the node; this module only decides which ones run and stops them.
  */
-import { startCometRpc } from '../rpc/comet/server.js';
-import { startEthRpc } from '../rpc/eth/server.js';
-import { startRoutingApi } from '../rpc/routing/server.js';
+import { startCometRpc, startEthRpc, startRoutingApi } from './rpc-wiring.js';
 import type { ChainletNode } from './node.js';
 
 export interface ServerUrls {

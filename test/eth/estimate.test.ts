@@ -10,8 +10,9 @@
 import { Address } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20DeployData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
-import { createEthService, type EthService } from '../../src/rpc/eth/service.js';
-import { createEip1193Provider, type Eip1193Provider } from '../../src/rpc/eth/provider.js';
+import { createEip1193Provider, createEthService } from '../../src/node/rpc-wiring.js';
+import type { EthService } from '../../src/rpc/eth/service.js';
+import type { Eip1193Provider } from '../../src/rpc/eth/provider.js';
 import { asm, deployCode, DEV, hex, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';
 
 const X = '0x000000000000000000000000000000000000aa01';

@@ -7,7 +7,7 @@ import { createPublicClient, createWalletClient, defineChain, http, webSocket, t
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startEthRpc } from '../../src/rpc/eth/server.js';
+import { startEthRpc } from '../../src/node/rpc-wiring.js';
 import { DEV } from '../helpers/txs.js';
 import { startTestNode } from '../helpers/node.js';
 

@@ -14,7 +14,8 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainletNode } from '../../src/node/node.js';
-import { createEip1193Provider, type Eip1193Provider } from '../../src/rpc/eth/provider.js';
+import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
+import type { Eip1193Provider } from '../../src/rpc/eth/provider.js';
 import { startTestNode } from '../helpers/node.js';
 import { chainlet, DEV } from './helpers.js';
 

@@ -18,7 +18,7 @@ import type { EvmView } from '../../src/app/evm-view.js';
 import { mergeConfig } from '../../src/config/defaults.js';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startEthRpc } from '../../src/rpc/eth/server.js';
+import { startEthRpc } from '../../src/node/rpc-wiring.js';
 import { startTestNode } from './node.js';
 
 export const TOKEN_SUPPLY = 1000n;

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, getApiKeyStore } from '../../src/rpc/routing/api-keys.js';
-import { startRoutingApi } from '../../src/rpc/routing/server.js';
+import { startRoutingApi } from '../../src/node/rpc-wiring.js';
 import { startTestNode } from '../helpers/node.js';
 import { CHAIN_ID, getJson, postJson, startRoutingNode, type RoutingFixture } from './helpers.js';
 

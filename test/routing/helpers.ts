@@ -7,7 +7,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { mergeConfig } from '../../src/config/defaults.js';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startRoutingApi, type RoutingApi } from '../../src/rpc/routing/server.js';
+import { startRoutingApi } from '../../src/node/rpc-wiring.js';
+import type { RoutingApi } from '../../src/rpc/routing/server.js';
 import { startTestNode } from '../helpers/node.js';
 
 export const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;

@@ -14,7 +14,7 @@
  */
 import type { Address } from '@ethereumjs/util';
 import type { AppMeta } from '../../app/app-store.js';
-import type { ChainState } from '../../consensus/chain-state.js';
+import type { ChainState } from '../../types/chain-state.js';
 import { impersonationTransform, ImpersonationSet } from '../../app/impersonation.js';
 import { editLatestState, type AccountEdit } from '../../app/state-surgery.js';
 import { timestampFromMs } from '../../types/time.js';

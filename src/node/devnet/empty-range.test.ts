@@ -11,7 +11,7 @@ import {
   encodeTimestamp,
   lengthDelimited,
 } from '../../codec/proto.js';
-import { updateState, type ChainState } from '../../consensus/chain-state.js';
+import { updateState, type ChainState } from '../../types/chain-state.js';
 import { SignedMsgType, type Block, type Commit } from '../../types/block.js';
 import { makeBlockId } from '../../types/part-set.js';
 import { timestampFromMs } from '../../types/time.js';

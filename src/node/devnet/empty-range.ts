@@ -13,7 +13,7 @@
  * responses and EVM block records are rebuilt from them on read (range-synthesis.ts).
  */
 import { BlockIDFlag } from '../../abci/types.js';
-import type { ChainState } from '../../consensus/chain-state.js';
+import type { ChainState } from '../../types/chain-state.js';
 import type { LocalValidator } from '../../consensus/validator.js';
 import { encodeBytesValue, encodeConsensusVersion, encodeStringValue } from '../../codec/proto.js';
 import { ed25519Sign } from '../../crypto/ed25519.js';

@@ -3,9 +3,9 @@
  * one (e.g. the timestamp error of evm_setNextBlockTimestamp).
  */
 
-export class DevnetError extends Error {
-  override name = 'DevnetError';
-}
+import { DevnetError } from '../../rpc/eth/namespaces/service-errors.js';
+
+export { DevnetError };
 
 /** The fast path cannot mine these heights (the caller mines them one by one instead). */
 export class RangeNotApplicableError extends DevnetError {

@@ -1,8 +1,8 @@
 /** Keystore errors, worded as geth's accounts/keystore package words them (clients show these texts). */
 
-export class KeystoreError extends Error {
-  override name = 'KeystoreError';
-}
+import { KeystoreError } from '../../rpc/eth/namespaces/service-errors.js';
+
+export { KeystoreError };
 
 /** geth keystore.ErrDecrypt. */
 export class DecryptError extends KeystoreError {

@@ -1,21 +1,18 @@
 /**
  * What the CometBFT RPC handlers may touch, as CometBFT's rpc/core `Environment`: store readers,
  * indexers, the mempool, the event bus, the app's query and mempool connections, a consensus
- * view, the genesis and the `[rpc]` config. Handlers see nothing else of the node, and the
- * node fills this once (`cometEnvFromNode`).
+ * view, the genesis and the `[rpc]` config. Handlers see nothing else of the node; the composition
+ * root fills it once (src/node/rpc-wiring.ts).
  */
 import type { Logger } from 'pino';
 import type { AppConnMempool, AppConnQuery } from '../../abci/application.js';
 import type { ResponseCheckTx, ResponseFinalizeBlock } from '../../abci/types.js';
 import type { RpcConfig } from '../../config/types.js';
-import { toHex } from '../../crypto/encoding.js';
-import { sha256 } from '../../crypto/hash.js';
 import type { SubscribeOptions } from '../../events/bus.js';
 import type { Subscription } from '../../events/subscription.js';
 import type { Query } from '../../events/query/query.js';
 import type { TxResult } from '../../events/types.js';
-import { genesisToJson, type GenesisDoc } from '../../genesis/genesis-doc.js';
-import type { ChainletNode } from '../../node/node.js';
+import type { GenesisDoc } from '../../genesis/genesis-doc.js';
 import type { Commit, Validator } from '../../types/block.js';
 import type { BlockStore } from '../../store/block-store.js';
 import type { ConsensusParams } from '../../types/params.js';
@@ -114,67 +111,4 @@ export interface CometEnv {
   readonly appMempool: AppConnMempool;
   readonly consensus: CometConsensus;
   readonly logger: Logger;
-}
-
-const P2P_DEFAULT_LADDR = 'tcp://0.0.0.0:26656';
-const STEP_NEW_HEIGHT = 1;
-
-/** Builds the environment from a running node: the only place that knows NodeInternals. */
-export function cometEnvFromNode(node: ChainletNode): CometEnv {
-  const i = node.internals;
-  const localKey = i.validators[0]?.key;
-  const idKey = i.nodeKey ?? localKey;
-  let genesisJson: unknown;
-
-  return {
-    config: node.config.rpc,
-    nodeInfo: {
-      id: idKey ? toHex(idKey.address) : toHex(sha256(new TextEncoder().encode(node.chainId)).subarray(0, 20)),
-      moniker: node.config.moniker,
-      network: node.chainId,
-      listenAddr: P2P_DEFAULT_LADDR,
-      txIndex: i.txIndexer ? 'on' : 'off',
-      rpcAddress: node.config.rpc.laddr,
-    },
-    genesis: node.genesis,
-    genesisJson: () => (genesisJson ??= genesisToJson(node.genesis)),
-    blockStore: i.blockStore,
-    stateStore: i.stateStore,
-    txIndexer: i.txIndexer,
-    blockIndexer: i.blockIndexer,
-    mempool: {
-      checkTx: (tx) => i.mempool.checkTx(tx),
-      reapMaxTxs: (max) => i.mempool.reapMaxTxs(max),
-      has: (hash) => i.mempool.has(hash),
-      size: () => i.mempool.size(),
-      sizeBytes: () => i.mempool.sizeBytes(),
-      flush: () => i.mempool.flush(),
-      limits: node.config.mempool,
-    },
-    eventBus: i.eventBus,
-    appQuery: i.app,
-    appMempool: i.app,
-    consensus: {
-      roundState(): RoundStateView {
-        const s = i.consensus.state;
-        const validators = s.validators.validators;
-        return {
-          height: s.lastBlockHeight === 0 ? s.initialHeight : s.lastBlockHeight + 1,
-          round: 0,
-          step: STEP_NEW_HEIGHT,
-          stepName: 'RoundStepNewHeight',
-          startTime: s.lastBlockTime,
-          validators,
-          proposer: validators.length > 0 ? s.validators.proposer : undefined,
-          lastValidators: s.lastValidators?.validators ?? [],
-          lastCommit: undefined,
-        };
-      },
-      localValidator: () => (localKey ? { address: localKey.address, pubKey: localKey.publicKey } : undefined),
-      votingPowerOf(address) {
-        return i.consensus.state.validators.getByAddress(address)?.validator.votingPower ?? 0;
-      },
-    },
-    logger: node.logger.child({ module: 'rpc-comet' }),
-  };
 }

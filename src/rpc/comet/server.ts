@@ -4,10 +4,9 @@
  * `/websocket`, with the `[rpc]` limits, CORS and the unsafe switch.
  */
 import { parseListenAddress } from '../../config/listen-address.js';
-import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type BackendChoice, type BackendName } from '../transport/index.js';
 import { COMET_ERRORS, errorJson } from './envelope.js';
-import { cometEnvFromNode, type CometEnv } from './env.js';
+import type { CometEnv } from './env.js';
 import { createCometHttpHandler, WEBSOCKET_PATH } from './http-handler.js';
 import { routesFor } from './routes.js';
 import { createCometWsHandlers } from './ws-handler.js';
@@ -34,10 +33,11 @@ export interface CometRpcServer {
   stop(): Promise<void>;
 }
 
-export async function startCometRpc(node: ChainletNode, opts: CometRpcOptions = {}): Promise<CometRpcServer> {
-  const cfg = node.config.rpc;
+/** Serves the CometBFT RPC over `env` at its `[rpc] laddr`. */
+export async function startCometServer(initialEnv: CometEnv, opts: CometRpcOptions = {}): Promise<CometRpcServer> {
+  const cfg = initialEnv.config;
   const { host, port } = parseListenAddress(cfg.laddr, '[rpc] laddr');
-  let env: CometEnv = cometEnvFromNode(node);
+  let env: CometEnv = initialEnv;
   const logger = env.logger;
   const routes = routesFor({ unsafe: cfg.unsafe });
   const stopping = new AbortController();

@@ -1,22 +1,20 @@
 /**
- * EthEnv: everything an eth_* handler may touch, as narrow interfaces built once from a node
- * (as CometBFT's rpc/core Environment). Handlers never see the node, the consensus engine or
+ * EthEnv: everything an eth_* handler may touch, as narrow interfaces the composition root builds
+ * once from a node (src/node/rpc-wiring.ts; as CometBFT's rpc/core Environment). Handlers never see the node, the consensus engine or
  * the app object; the stateful parts of one server (filters, call executor) live here too.
  */
 import type { MempoolContent } from '../../mempool/types.js';
 import type { Logger } from 'pino';
-import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Address, privateToAddress } from '@ethereumjs/util';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
 import type { ResponseCheckTx } from '../../abci/types.js';
 import type { EvmView } from '../../app/evm-view.js';
 import type { JsonRpcConfig } from '../../config/types.js';
-import type { ChainletNode } from '../../node/node.js';
 import { VERSION } from '../../version.js';
-import { CallService } from './call-service.js';
-import { createNamespaceServices, type NamespaceServices } from './namespaces/services.js';
-import { CallExecutor, type PendingHeader } from './exec/call-executor.js';
-import { FilterRegistry } from './filter-registry.js';
-import { GenesisAwareView } from './genesis-block.js';
+import type { CallService } from './call-service.js';
+import type { NamespaceServices } from './namespaces/services.js';
+import type { PendingHeader } from './exec/call-executor.js';
+import type { FilterRegistry } from './filter-registry.js';
 
 /** A tx waiting in the mempool, decoded for the eth view. */
 export interface PendingTx {
@@ -71,55 +69,4 @@ export function clientVersion(cfg: { clientVersion: string } = { clientVersion: 
   if (cfg.clientVersion !== '') return cfg.clientVersion;
   const own = `Chainlet/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
   return devnet ? `anvil-compatible ${own}` : own;
-}
-
-export function createEthEnv(node: ChainletNode): EthEnv {
-  const maxGas = node.genesis.consensusParams.block.maxGas;
-  const view = new GenesisAwareView(node.internals.app.evm, {
-    timestamp: BigInt(node.genesis.genesisTime.seconds),
-    gasLimit: maxGas < 0 ? 4_294_967_295n : BigInt(maxGas),
-  });
-  const mempool = node.internals.mempool;
-  const config = node.config.jsonRpc;
-  const common = view.common;
-  const txpool: EthTxPool = {
-    submit: (raw) => mempool.checkTx(raw),
-    pendingNonce: (sender) => mempool.pendingNonce(sender.toLowerCase()),
-    pending(ethHash) {
-      const t = mempool.get(ethHash);
-      if (t === undefined || t.ethHash === undefined) return undefined;
-      return { tx: createTxFromRLP(t.tx, { common }), sender: new Address(Buffer.from(t.sender.slice(2), 'hex')), hash: t.ethHash };
-    },
-    content: () => mempool.content(),
-    onNewTx(listener) {
-      return mempool.onNewTx((t) => {
-        if (t.ethHash !== undefined) listener(t.ethHash);
-      });
-    },
-  };
-  const signers = node.accounts.map((a): DevSigner => {
-    const privateKey = new Uint8Array(Buffer.from(a.privateKey.slice(2), 'hex'));
-    const address = new Address(privateToAddress(privateKey));
-    return { address, hex: address.toString(), privateKey };
-  });
-  const logger = node.logger.child({ module: 'eth-rpc' });
-  return {
-    chainId: view.chainId,
-    config,
-    view,
-    txpool,
-    signers,
-    calls: new CallService(new CallExecutor(view), { gasCap: config.gasCap, timeoutMs: config.evmTimeoutMs }),
-    filters: new FilterRegistry(view, txpool, { timeoutMs: config.filterTimeoutMs, cap: config.filterCap }),
-    clientVersion: clientVersion(config, node.config.evm.devnet),
-    logger,
-    namespaces: createNamespaceServices(node),
-    pendingHeader: () => ({
-      number: BigInt(view.latestHeight() + 1),
-      timestamp: BigInt(node.internals.consensus.pendingBlockTime().seconds),
-      coinbase: view.coinbaseOverride ?? new Address(Uint8Array.from(node.internals.consensus.nextProposer())),
-      gasLimit: view.nextGasLimit(),
-      baseFeePerGas: view.nextBaseFee(),
-    }),
-  };
 }

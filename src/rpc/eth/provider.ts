@@ -8,10 +8,9 @@
  * Errors are thrown as `ProviderRpcError` ({ code, message, data }). Subscriptions work too:
  * notifications arrive as `message` events `{ type: 'eth_subscription', data: { subscription, result } }`.
  */
-import type { ChainletNode } from '../../node/node.js';
 import { toJsonRpcError } from './errors.js';
 import type { WsSession } from './route.js';
-import { createEthService } from './service.js';
+import type { EthService } from './service.js';
 
 export interface RequestArguments {
   readonly method: string;
@@ -42,8 +41,8 @@ export interface Eip1193Provider {
 
 let sessionIds = 0;
 
-export function createEip1193Provider(node: ChainletNode): Eip1193Provider {
-  const service = createEthService(node);
+/** An EIP-1193 provider over `service` (in process, no HTTP); closing it closes the service. */
+export function providerForService(service: EthService): Eip1193Provider {
   const listeners = new Map<ProviderEvent, Set<Listener>>();
   const closeListeners: (() => void)[] = [];
   const emit = (event: ProviderEvent, payload: unknown) => {

@@ -6,11 +6,11 @@
  * (any origin). The WS listener also answers JSON-RPC POSTs.
  */
 import { parseListenAddress } from '../../config/listen-address.js';
-import type { ChainletNode } from '../../node/node.js';
+import type { Logger } from 'pino';
 import { startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
 import type { WsSession } from './route.js';
 import { listenerControl, ManagedListener } from './namespaces/listener-control.js';
-import { createEthService } from './service.js';
+import type { EthService } from './service.js';
 
 export interface RunningEthRpc {
   /** http://host:port */
@@ -46,11 +46,11 @@ class Session implements WsSession {
   }
 }
 
-export async function startEthRpc(node: ChainletNode): Promise<RunningEthRpc> {
-  const cfg = node.config.jsonRpc;
-  const service = createEthService(node);
+/** Serves `service` on `[json-rpc] address` (HTTP) and `ws-address`; stopping it closes the service. */
+export async function startEthServer(service: EthService, logger: Logger): Promise<RunningEthRpc> {
+  const cfg = service.env.config;
   const { dispatcher } = service;
-  const log = node.logger.child({ module: 'eth-rpc' });
+  const log = logger.child({ module: 'eth-rpc' });
 
   const onHttp = async (req: HttpRequest): Promise<HttpResponse> => {
     if (req.method !== 'POST') return { status: 405, headers: { 'content-type': 'text/plain' }, body: 'method not allowed\n' };

@@ -2,9 +2,8 @@
  * One Ethereum JSON-RPC service of a node: its environment (with the stateful filter registry
  * and call executor) and its dispatcher. The HTTP/WS server and each in-process provider own one.
  */
-import type { ChainletNode } from '../../node/node.js';
 import { EthDispatcher } from './dispatcher.js';
-import { createEthEnv, type EthEnv } from './env.js';
+import type { EthEnv } from './env.js';
 import { enabledNamespaces } from './routes.js';
 
 export interface EthService {
@@ -13,10 +12,16 @@ export interface EthService {
   close(): void;
 }
 
-export function createEthService(node: ChainletNode): EthService {
-  const env = createEthEnv(node);
-  const dispatcher = new EthDispatcher(env, enabledNamespaces(node.config.jsonRpc.api, node.config.evm.devnet));
-  const forget = node.internals.devnet.onChange(() => env.calls.executor.forget());
+export interface EthServiceOptions {
+  /** Devnet control methods (evm_*, anvil_*, hardhat_*) served beside `env.config.api`. */
+  devnet: boolean;
+  /** Called when the chain was reset or edited underneath (devnet), so memoised call state is dropped. */
+  onStateChange(listener: () => void): () => void;
+}
+
+export function newEthService(env: EthEnv, opts: EthServiceOptions): EthService {
+  const dispatcher = new EthDispatcher(env, enabledNamespaces(env.config.api, opts.devnet));
+  const forget = opts.onStateChange(() => env.calls.executor.forget());
   return {
     env,
     dispatcher,

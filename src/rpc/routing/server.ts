@@ -11,12 +11,11 @@
  */
 import type { Logger } from 'pino';
 import { parseListenAddress } from '../../config/listen-address.js';
-import type { ChainletNode } from '../../node/node.js';
 import { startHttpServer, type BackendChoice, type HttpRequest, type HttpResponse } from '../transport/index.js';
 import { AccessGate, CLIENT_ID_DEPRECATION_HEADERS } from './access.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { Reply, RouteContext } from './context.js';
-import { createRoutingEnv, type RoutingEnv } from './env.js';
+import type { RoutingEnv } from './env.js';
 import { errorResponse, InvalidArgumentError, MethodNotAllowedError, RouteNotFoundError, RoutingConfigError } from './errors.js';
 import { errorPage } from './explorer.js';
 import { createPriceTable } from './prices.js';
@@ -42,7 +41,7 @@ export interface RoutingApi {
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8' } as const;
-const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
+export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 
 /** "127.0.0.1:8080", "tcp://0.0.0.0:8080" or "[::1]:8080" → host and port. */
 export function parseRoutingAddress(addr: string): { host: string; port: number } {
@@ -126,11 +125,4 @@ export async function startRoutingServer(env: RoutingEnv, opts: RoutingServerOpt
   if (base === '') base = server.url;
   env.logger.info({ url: server.url, keys: env.apiKeys.path ?? 'memory' }, 'routing API listening');
   return { url: server.url, apiKeys: env.apiKeys, stop: () => server.stop() };
-}
-
-/** Starts the routing API of `node` on `[routing] address` (the node's servers.ts calls this). */
-export async function startRoutingApi(node: ChainletNode): Promise<RoutingApi> {
-  const { host, port } = parseRoutingAddress(node.config.routing.address);
-  const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
-  return startRoutingServer(createRoutingEnv(node), { host, port, maxBodyBytes });
 }

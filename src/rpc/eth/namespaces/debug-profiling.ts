@@ -2,13 +2,12 @@
  * Handlers of the debug namespace's profiling hooks. As in Cosmos EVM, each answers
  * `profiling disabled in the debug namespace` (-32000) unless `[json-rpc] enable-profiling` is
  * set. The work is done by one DebugProfiler per node (profiling/profiler.ts), created on first
- * use; `disposeDebug(node)` ends it when the node stops.
+ * use; `disposeDebug(devnet)` ends it when the node stops.
  *
  * The profiler is keyed by the node's DevnetControl: one object per node, shared by every eth env
  * built on it (the server's and each in-process provider's). `env.view` would not do: each env
  * wraps the node's view in a GenesisAwareView of its own, so disposeDebug could not find it.
  */
-import type { ChainletNode } from '../../../node/node.js';
 import type { EthEnv } from '../env.js';
 import { ServerError } from '../errors.js';
 import { ProfileFileError } from './profiling/paths.js';
@@ -24,9 +23,8 @@ function nodeKeyOf(env: EthEnv): object {
   return env.namespaces?.devnet ?? env.view;
 }
 
-/** Stops the node's profilers, samplers and pending profile waits (call when the node stops). */
-export async function disposeDebug(node: ChainletNode): Promise<void> {
-  const key = node.internals.devnet;
+/** Stops the profiler keyed by a node's devnet service, its samplers and pending waits (when the node stops). */
+export async function disposeDebug(key: object): Promise<void> {
   const p = profilers.get(key);
   profilers.delete(key);
   await p?.dispose();

@@ -3,8 +3,7 @@
  * Devnet tools send numbers in several forms (viem: hex quantities; Hardhat docs: JSON numbers;
  * some scripts: decimal strings); all are accepted where Anvil and Hardhat accept them.
  */
-import { DevnetError } from '../../../node/devnet/errors.js';
-import { KeystoreError } from '../../../node/keystore/errors.js';
+import { DevnetError, KeystoreError } from './service-errors.js';
 import { EthRpcError, InvalidParamsError, ServerError } from '../errors.js';
 import { decodeQuantity } from '../hex.js';
 import { jsonKind, ParamDecodeError, typeError, type Decoder } from '../params.js';

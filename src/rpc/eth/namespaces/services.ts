@@ -1,11 +1,10 @@
 /**
  * What the personal, admin, miner and devnet handlers reach beyond EthEnv, as one narrow object
- * built from the node (createEthEnv adds it as `env.namespaces`). The eth server sets
+ * the composition root builds from the node (src/node/rpc-wiring.ts adds it as `env.namespaces`).
+ * The node's DevnetControl and Keystore implement DevnetService and KeystoreService. The eth server sets
  * `listeners` once its listeners run, so admin_start/stopHTTP/WS can drive them.
  */
-import type { ChainletNode } from '../../../node/node.js';
-import type { DevnetControl } from '../../../node/devnet/devnet-control.js';
-import type { Keystore } from '../../../node/keystore/keystore.js';
+import type { Address } from '@ethereumjs/util';
 import type { EthEnv } from '../env.js';
 import { EthRpcError } from '../errors.js';
 import type { EthListenerControl } from './listener-control.js';
@@ -26,38 +25,69 @@ export interface NodeDescription {
   headHash(): Promise<string | undefined>;
 }
 
+/** Block production switches (miner_*, evm_setAutomine, evm_setIntervalMining). */
+export interface MiningService {
+  readonly isAutomine: boolean;
+  /** Milliseconds; 0 when interval mining is off. */
+  readonly interval: number;
+  setAutomine(on: boolean): void;
+  setInterval(ms: number): void;
+  start(): void;
+  stop(): void;
+}
+
+/** Devnet control (evm_*, anvil_*, hardhat_*); errors extend service-errors.ts DevnetError. */
+export interface DevnetService {
+  readonly impersonated: { has(address: string): boolean };
+  readonly mining: MiningService;
+  readonly instanceId: string;
+  loggingEnabled: boolean;
+  mine(count?: number, opts?: { interval?: number; timestamp?: number }): Promise<{ from: number; to: number } | undefined>;
+  increaseTime(seconds: number): number;
+  setNextBlockTimestamp(seconds: number): void;
+  setBlockTimestampInterval(seconds: number): void;
+  removeBlockTimestampInterval(): boolean;
+  setLoggingEnabled(on: boolean): void;
+  listSnapshots(): { id: number; height: number }[];
+  snapshot(): Promise<number>;
+  revert(id: number): Promise<boolean>;
+  reset(): Promise<void>;
+  setBalance(address: Address, wei: bigint): Promise<void>;
+  setNonce(address: Address, nonce: bigint): Promise<void>;
+  setCode(address: Address, code: Uint8Array): Promise<void>;
+  setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void>;
+  setCoinbase(address: Address | undefined): void;
+  setMinGasPrice(wei: bigint): Promise<void>;
+  setNextBlockBaseFee(wei: bigint): Promise<void>;
+  setBlockGasLimit(gas: bigint): Promise<void>;
+  impersonate(address: Address): void;
+  stopImpersonating(address: Address): boolean;
+  setAutoImpersonate(on: boolean): void;
+  dropTransaction(hash: Uint8Array): boolean;
+  dropAllTransactions(): void;
+  dumpState(): Promise<Uint8Array>;
+  loadState(dump: Uint8Array): Promise<void>;
+}
+
+/** Password-protected accounts (personal_*); errors extend service-errors.ts KeystoreError. */
+export interface KeystoreService {
+  readonly dir: string | undefined;
+  accounts(): string[];
+  has(address: string): boolean;
+  isUnlocked(address: string): boolean;
+  newAccount(password: string): Promise<string>;
+  importRawKey(privateKey: Uint8Array, password: string): Promise<string>;
+  unlock(address: string, password: string, seconds?: number): Promise<void>;
+  lock(address: string): boolean;
+  key(address: string, password?: string): Promise<Uint8Array>;
+}
+
 export interface NamespaceServices {
-  readonly devnet: DevnetControl;
-  readonly keystore: Keystore;
+  readonly devnet: DevnetService;
+  readonly keystore: KeystoreService;
   readonly node: NodeDescription;
   /** Set by the eth server when it starts (undefined for in-process providers). */
   listeners: EthListenerControl | undefined;
-}
-
-export function createNamespaceServices(node: ChainletNode): NamespaceServices {
-  const { devnet, keystore, nodeKey, validators, app } = node.internals;
-  const key = nodeKey ?? validators[0]?.key;
-  const hashAt = async (h: number) => {
-    const b = await app.evm.getBlock(h);
-    return b === undefined ? undefined : `0x${Buffer.from(b.hash).toString('hex')}`;
-  };
-  return {
-    devnet,
-    keystore,
-    listeners: undefined,
-    node: {
-      id: key ? Buffer.from(key.address).toString('hex') : '',
-      moniker: node.config.moniker,
-      chainId: node.chainId,
-      evmChainId: node.evmChainId,
-      datadir: node.config.home ?? '',
-      rpcAddress: node.config.rpc.laddr,
-      jsonRpc: { http: node.config.jsonRpc.address, ws: node.config.jsonRpc.wsAddress },
-      height: () => node.height,
-      genesisHash: () => hashAt(1),
-      headHash: () => hashAt(node.height),
-    },
-  };
 }
 
 /** The services of an env (-32603 with a clear text when the env was built without them). */

@@ -1,0 +1,310 @@
+/**
+ * The composition root's side of the RPC families: each family declares the narrow environment its
+ * handlers see (CometEnv, EthEnv with its NamespaceServices, RoutingEnv) and serves one it is given;
+ * this module fills them from a node's parts and starts the servers. Nothing under src/rpc imports
+ * the node (test/core/layers.test.ts holds that).
+ */
+import { createTxFromRLP } from '@ethereumjs/tx';
+import { Address, privateToAddress } from '@ethereumjs/util';
+import { parseEvmGenesis } from '../app/genesis-state.js';
+import { toHex } from '../crypto/encoding.js';
+import { sha256 } from '../crypto/hash.js';
+import { keccak256 } from '../crypto/keccak.js';
+import { genesisToJson } from '../genesis/genesis-doc.js';
+import { startCometServer, type CometRpcOptions, type CometRpcServer } from '../rpc/comet/server.js';
+import type { CometEnv, RoundStateView } from '../rpc/comet/env.js';
+import { CallService } from '../rpc/eth/call-service.js';
+import { clientVersion, type DevSigner, type EthEnv, type EthTxPool } from '../rpc/eth/env.js';
+import { CallExecutor } from '../rpc/eth/exec/call-executor.js';
+import { FilterRegistry } from '../rpc/eth/filter-registry.js';
+import { GenesisAwareView } from '../rpc/eth/genesis-block.js';
+import type { NamespaceServices } from '../rpc/eth/namespaces/services.js';
+import { providerForService, type Eip1193Provider } from '../rpc/eth/provider.js';
+import { startEthServer, type RunningEthRpc } from '../rpc/eth/server.js';
+import { newEthService, type EthService } from '../rpc/eth/service.js';
+import { getApiKeyStore } from '../rpc/routing/api-keys.js';
+import { chainNameOf, outcomeOf, type EthTxSummary, type HostedChain, type RoutingEnv } from '../rpc/routing/env.js';
+import type { TxOutcome } from '../rpc/routing/tx-status.js';
+import { readErc20 } from '../rpc/routing/erc20-read.js';
+import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type RoutingApi } from '../rpc/routing/server.js';
+import { monotonicMs } from '../rpc/routing/token-bucket.js';
+import { formatRfc3339Nano } from '../types/time.js';
+import type { ChainletNode } from './node.js';
+
+// ─────────────────────────────── CometBFT RPC ───────────────────────────────
+
+/** Starts the CometBFT RPC of `node` on `[rpc] laddr`. */
+export function startCometRpc(node: ChainletNode, opts: CometRpcOptions = {}): Promise<CometRpcServer> {
+  return startCometServer(cometEnvFromNode(node), opts);
+}
+
+const P2P_DEFAULT_LADDR = 'tcp://0.0.0.0:26656';
+const STEP_NEW_HEIGHT = 1;
+
+/** The CometBFT RPC environment of a running node. */
+export function cometEnvFromNode(node: ChainletNode): CometEnv {
+  const i = node.internals;
+  const localKey = i.validators[0]?.key;
+  const idKey = i.nodeKey ?? localKey;
+  let genesisJson: unknown;
+
+  return {
+    config: node.config.rpc,
+    nodeInfo: {
+      id: idKey ? toHex(idKey.address) : toHex(sha256(new TextEncoder().encode(node.chainId)).subarray(0, 20)),
+      moniker: node.config.moniker,
+      network: node.chainId,
+      listenAddr: P2P_DEFAULT_LADDR,
+      txIndex: i.txIndexer ? 'on' : 'off',
+      rpcAddress: node.config.rpc.laddr,
+    },
+    genesis: node.genesis,
+    genesisJson: () => (genesisJson ??= genesisToJson(node.genesis)),
+    blockStore: i.blockStore,
+    stateStore: i.stateStore,
+    txIndexer: i.txIndexer,
+    blockIndexer: i.blockIndexer,
+    mempool: {
+      checkTx: (tx) => i.mempool.checkTx(tx),
+      reapMaxTxs: (max) => i.mempool.reapMaxTxs(max),
+      has: (hash) => i.mempool.has(hash),
+      size: () => i.mempool.size(),
+      sizeBytes: () => i.mempool.sizeBytes(),
+      flush: () => i.mempool.flush(),
+      limits: node.config.mempool,
+    },
+    eventBus: i.eventBus,
+    appQuery: i.app,
+    appMempool: i.app,
+    consensus: {
+      roundState(): RoundStateView {
+        const s = i.consensus.state;
+        const validators = s.validators.validators;
+        return {
+          height: s.lastBlockHeight === 0 ? s.initialHeight : s.lastBlockHeight + 1,
+          round: 0,
+          step: STEP_NEW_HEIGHT,
+          stepName: 'RoundStepNewHeight',
+          startTime: s.lastBlockTime,
+          validators,
+          proposer: validators.length > 0 ? s.validators.proposer : undefined,
+          lastValidators: s.lastValidators?.validators ?? [],
+          lastCommit: undefined,
+        };
+      },
+      localValidator: () => (localKey ? { address: localKey.address, pubKey: localKey.publicKey } : undefined),
+      votingPowerOf(address) {
+        return i.consensus.state.validators.getByAddress(address)?.validator.votingPower ?? 0;
+      },
+    },
+    logger: node.logger.child({ module: 'rpc-comet' }),
+  };
+}
+
+// ─────────────────────────────── Ethereum JSON-RPC ───────────────────────────────
+
+/** One eth service of `node` (the HTTP/WS server and each in-process provider own one). */
+export function createEthService(node: ChainletNode): EthService {
+  return newEthService(createEthEnv(node), { devnet: node.config.evm.devnet, onStateChange: (l) => node.internals.devnet.onChange(l) });
+}
+
+/** Starts the Ethereum JSON-RPC of `node` on `[json-rpc] address` and `ws-address`. */
+export function startEthRpc(node: ChainletNode): Promise<RunningEthRpc> {
+  return startEthServer(createEthService(node), node.logger);
+}
+
+/** An EIP-1193 provider for `node` in the same process (no HTTP): the fastest path for tests. */
+export function createEip1193Provider(node: ChainletNode): Eip1193Provider {
+  return providerForService(createEthService(node));
+}
+
+export function createEthEnv(node: ChainletNode): EthEnv {
+  const maxGas = node.genesis.consensusParams.block.maxGas;
+  const view = new GenesisAwareView(node.internals.app.evm, {
+    timestamp: BigInt(node.genesis.genesisTime.seconds),
+    gasLimit: maxGas < 0 ? 4_294_967_295n : BigInt(maxGas),
+  });
+  const mempool = node.internals.mempool;
+  const config = node.config.jsonRpc;
+  const common = view.common;
+  const txpool: EthTxPool = {
+    submit: (raw) => mempool.checkTx(raw),
+    pendingNonce: (sender) => mempool.pendingNonce(sender.toLowerCase()),
+    pending(ethHash) {
+      const t = mempool.get(ethHash);
+      if (t === undefined || t.ethHash === undefined) return undefined;
+      return { tx: createTxFromRLP(t.tx, { common }), sender: new Address(Buffer.from(t.sender.slice(2), 'hex')), hash: t.ethHash };
+    },
+    content: () => mempool.content(),
+    onNewTx(listener) {
+      return mempool.onNewTx((t) => {
+        if (t.ethHash !== undefined) listener(t.ethHash);
+      });
+    },
+  };
+  const signers = node.accounts.map((a): DevSigner => {
+    const privateKey = new Uint8Array(Buffer.from(a.privateKey.slice(2), 'hex'));
+    const address = new Address(privateToAddress(privateKey));
+    return { address, hex: address.toString(), privateKey };
+  });
+  const logger = node.logger.child({ module: 'eth-rpc' });
+  return {
+    chainId: view.chainId,
+    config,
+    view,
+    txpool,
+    signers,
+    calls: new CallService(new CallExecutor(view), { gasCap: config.gasCap, timeoutMs: config.evmTimeoutMs }),
+    filters: new FilterRegistry(view, txpool, { timeoutMs: config.filterTimeoutMs, cap: config.filterCap }),
+    clientVersion: clientVersion(config, node.config.evm.devnet),
+    logger,
+    namespaces: createNamespaceServices(node),
+    pendingHeader: () => ({
+      number: BigInt(view.latestHeight() + 1),
+      timestamp: BigInt(node.internals.consensus.pendingBlockTime().seconds),
+      coinbase: view.coinbaseOverride ?? new Address(Uint8Array.from(node.internals.consensus.nextProposer())),
+      gasLimit: view.nextGasLimit(),
+      baseFeePerGas: view.nextBaseFee(),
+    }),
+  };
+}
+
+export function createNamespaceServices(node: ChainletNode): NamespaceServices {
+  const { devnet, keystore, nodeKey, validators, app } = node.internals;
+  const key = nodeKey ?? validators[0]?.key;
+  const hashAt = async (h: number) => {
+    const b = await app.evm.getBlock(h);
+    return b === undefined ? undefined : `0x${Buffer.from(b.hash).toString('hex')}`;
+  };
+  return {
+    devnet,
+    keystore,
+    listeners: undefined,
+    node: {
+      id: key ? Buffer.from(key.address).toString('hex') : '',
+      moniker: node.config.moniker,
+      chainId: node.chainId,
+      evmChainId: node.evmChainId,
+      datadir: node.config.home ?? '',
+      rpcAddress: node.config.rpc.laddr,
+      jsonRpc: { http: node.config.jsonRpc.address, ws: node.config.jsonRpc.wsAddress },
+      height: () => node.height,
+      genesisHash: () => hashAt(1),
+      headHash: () => hashAt(node.height),
+    },
+  };
+}
+
+// ─────────────────────────────── routing API ───────────────────────────────
+
+/** Starts the routing API of `node` on `[routing] address` (the node's servers.ts calls this). */
+export async function startRoutingApi(node: ChainletNode): Promise<RoutingApi> {
+  const { host, port } = parseRoutingAddress(node.config.routing.address);
+  const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
+  return startRoutingServer(createRoutingEnv(node), { host, port, maxBodyBytes });
+}
+
+export function createRoutingEnv(node: ChainletNode): RoutingEnv {
+  const { app, mempool, txIndexer, blockStore } = node.internals;
+  const evm = app.evm;
+  const genesis = parseEvmGenesis(node.genesis.appState);
+  const name = chainNameOf(node.chainId);
+  const chain: HostedChain = Object.freeze({
+    cosmosChainId: node.chainId,
+    evmChainId: String(node.evmChainId),
+    chainName: name,
+    prettyName: name.charAt(0).toUpperCase() + name.slice(1),
+    bech32Prefix: evm.bech32Prefix,
+    denom: evm.denom,
+    displayDenom: genesis.displayDenom,
+    decimals: genesis.decimals,
+    // A node of this emulator is always a development network.
+    isTestnet: true,
+  });
+
+  async function ethDetails(ethHash: Uint8Array): Promise<{ height: number; index: number; eth: EthTxSummary; raw: Uint8Array } | undefined> {
+    const loc = await evm.getTransaction(ethHash);
+    if (!loc) return undefined;
+    const tx = loc.tx;
+    return {
+      height: loc.height,
+      index: loc.index,
+      raw: tx.serialize(),
+      eth: { from: loc.sender.toString(), to: tx.to?.toString() ?? null, value: tx.value, nonce: tx.nonce, gasLimit: tx.gasLimit, type: tx.type },
+    };
+  }
+
+  async function receiptOutcome(height: number, ethHash: Uint8Array): Promise<TxOutcome | undefined> {
+    const receipts = await evm.getReceipts(height);
+    const r = receipts.find((x) => toHex(x.txHash) === toHex(ethHash));
+    if (!r) return undefined;
+    return r.status === 1 ? { ok: true, code: 0, log: '' } : { ok: false, code: 0, log: 'execution reverted' };
+  }
+
+  return {
+    chain,
+    config: node.config.routing,
+    logger: node.logger.child({ module: 'routing' }),
+    apiKeys: getApiKeyStore(node),
+    now: monotonicMs,
+
+    gasPrices() {
+      const base = evm.nextBaseFee();
+      // Read live: miner_setGasPrice / anvil_setMinGasPrice change it on a running node.
+      const minGasPrice = evm.minGasPrice();
+      const low = base > minGasPrice ? base : minGasPrice;
+      const high = 2n * base > minGasPrice ? 2n * base : minGasPrice;
+      return { low, average: (low + high + 1n) / 2n, high };
+    },
+
+    async nativeBalance(address) {
+      const res = await app.query({ path: `/evm/balance/0x${toHex(address)}`, data: new Uint8Array(0), height: 0, prove: false });
+      if (res.code !== 0 || !res.value) throw new Error(`balance query failed: ${res.log}`);
+      const body = JSON.parse(new TextDecoder().decode(res.value)) as { balance: string };
+      return BigInt(body.balance);
+    },
+
+    async erc20Balance(contract, holder, denom) {
+      const state = await evm.stateAt(evm.latestHeight());
+      return readErc20(evm.common, state, contract, holder, denom);
+    },
+
+    checkTx: (tx) => mempool.checkTx(tx),
+
+    async findTx(hash) {
+      const indexed = txIndexer ? await txIndexer.get(hash) : undefined;
+      if (indexed) {
+        const ethHash = keccak256(indexed.tx);
+        const d = await ethDetails(ethHash);
+        return {
+          tx: indexed.tx,
+          cometHash: sha256(indexed.tx),
+          ethHash,
+          height: indexed.height,
+          index: indexed.index,
+          outcome: outcomeOf(indexed.result),
+          result: indexed.result,
+          eth: d?.eth,
+        };
+      }
+      const d = await ethDetails(hash);
+      if (!d) return undefined;
+      const cometHash = sha256(d.raw);
+      const byComet = txIndexer ? await txIndexer.get(cometHash) : undefined;
+      // With an indexer, a block the EVM view knows but the indexer does not yet is "result pending".
+      const outcome = byComet ? outcomeOf(byComet.result) : txIndexer ? undefined : await receiptOutcome(d.height, hash);
+      return { tx: d.raw, cometHash, ethHash: hash, height: byComet?.height ?? d.height, index: byComet?.index ?? d.index, outcome, result: byComet?.result, eth: d.eth };
+    },
+
+    pooledTx(hash) {
+      const t = mempool.get(hash);
+      return t && { tx: t.tx, cometHash: t.hash, ethHash: t.ethHash, sender: t.sender, nonce: t.nonce };
+    },
+
+    async block(height) {
+      const meta = await blockStore.loadBlockMeta(height);
+      if (!meta) return undefined;
+      return { height, hash: meta.blockId.hash, time: formatRfc3339Nano(meta.header.time), numTxs: meta.numTxs, proposer: meta.header.proposerAddress };
+    },
+  };
+}
