@@ -14,3 +14,6 @@ export { VERSION } from './version.js';
 export { createApiKey, getApiKeyStore } from './rpc/routing/api-keys.js';
 export { createEip1193Provider } from './node/rpc-wiring.js';
 export type { Eip1193Provider } from './rpc/eth/provider.js';
+export { startNetwork } from './network/network.js';
+export type { Network, NetworkChain, ChainSpec, EvmChainSpec } from './network/network.js';
+export type { KvStoreChain, KvStoreChainSpec } from './network/kvstore-chain.js';

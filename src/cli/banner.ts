@@ -8,6 +8,7 @@ import { toBech32 } from '../crypto/bech32.js';
 import { fromHex, toHexUpper } from '../crypto/encoding.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import type { ChainletNode } from '../node/node.js';
+import type { Network } from '../network/network.js';
 import { VERSION } from '../version.js';
 
 /** `amount` base units with `decimals` decimals, without trailing zeros. */
@@ -18,7 +19,7 @@ export function formatUnits(amount: bigint, decimals: number): string {
   return frac === '' ? whole.toString() : `${whole}.${frac}`;
 }
 
-export async function bannerText(node: ChainletNode, opts: { mnemonic?: string } = {}): Promise<string> {
+export async function bannerText(node: ChainletNode, opts: BannerOptions = {}): Promise<string> {
   const evm = parseEvmGenesis(node.genesis.appState);
   const view = node.internals.app.evm;
   const height = view.latestHeight();
@@ -54,10 +55,21 @@ export async function bannerText(node: ChainletNode, opts: { mnemonic?: string }
   if (u.rpc) out.push(`CometBFT RPC:      ${u.rpc}  (WebSocket ${u.rpcWs})`);
   if (u.jsonRpc) out.push(`Ethereum JSON-RPC: ${u.jsonRpc}  (WebSocket ${u.jsonRpcWs})`);
   if (u.routing) out.push(`Routing API:       ${u.routing}`);
+  const others = (opts.network?.chains ?? []).filter((c) => c.kind !== 'evm');
+  if (others.length > 0) {
+    out.push('', 'Other chains of the network', '===========================');
+    for (const c of others) out.push(`${c.chainId} (${c.kind}): CometBFT RPC ${c.urls.rpc ?? 'off'}${c.urls.rpcWs ? `  (WebSocket ${c.urls.rpcWs})` : ''}, height ${c.height}`);
+  }
   out.push('', `Listening at height ${node.height}. Ctrl-C to stop.`);
   return out.join('\n');
 }
 
-export async function printBanner(node: ChainletNode, opts: { mnemonic?: string } = {}): Promise<void> {
+export interface BannerOptions {
+  mnemonic?: string;
+  /** The network the node is part of: its other chains are listed with their ports. */
+  network?: Network;
+}
+
+export async function printBanner(node: ChainletNode, opts: BannerOptions = {}): Promise<void> {
   console.log(await bannerText(node, opts));
 }

@@ -8,7 +8,9 @@ import { Command } from 'commander';
 import { renderToml } from '../config/files.js';
 import { resolveConfig } from '../config/resolve.js';
 import { HomeExistsError, initHome } from '../genesis/home.js';
-import { startNode } from '../node/node.js';
+import { startNetwork, type ChainSpec } from '../network/network.js';
+import { DEFAULT_KVSTORE_RPC_LADDR } from '../network/kvstore-chain.js';
+import { parseListenAddress } from '../config/listen-address.js';
 import { COMET_VERSION, VERSION } from '../version.js';
 import { printBanner } from './banner.js';
 import { logActivity } from './activity-log.js';
@@ -47,26 +49,42 @@ program
     for (const f of r.files) console.log(`  wrote ${f}`);
   });
 
-addNodeOptions(program.command('start').description('start a node (default: an in-memory devnet with funded dev accounts)')).action(async (o: Record<string, string | boolean | undefined>) => {
+const CHAIN_KINDS = ['evm', 'kvstore'] as const;
+
+const start = addNodeOptions(program.command('start').description('start a node (default: an in-memory devnet with funded dev accounts)'));
+start.option('--kvstore-rpc <laddr>', `CometBFT RPC address of the kvstore chain (with --chains …,kvstore)`, DEFAULT_KVSTORE_RPC_LADDR);
+start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; kvstore's RPC listens on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')})`, 'evm');
+start.action(async (o: Record<string, string | boolean | undefined>) => {
   const plan = usage(() => planFromOptions(o));
-  const node = await startNode({
-    home: plan.home,
-    config: plan.overrides,
-    devnet: plan.devnet,
-    offlineValidators: plan.offlineValidators,
-  }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
+  const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm'));
+  const host = typeof o['host'] === 'string' ? o['host'] : undefined;
+  const chains: ChainSpec[] = [{ kind: 'evm', home: plan.home, config: plan.overrides, devnet: plan.devnet, offlineValidators: plan.offlineValidators }];
+  if (kinds.includes('kvstore')) {
+    const given = typeof o['kvstoreRpc'] === 'string' ? o['kvstoreRpc'] : DEFAULT_KVSTORE_RPC_LADDR;
+    const laddr = host && given === DEFAULT_KVSTORE_RPC_LADDR ? `tcp://${host}:26757` : given;
+    usage(() => parseListenAddress(laddr, '--kvstore-rpc'));
+    chains.push({ kind: 'kvstore', config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
+  }
+  const network = await startNetwork({ chains }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
+  const node = network.evm!;
   const stopLogs = plan.silent ? undefined : logActivity(node);
   const shutdown = async (sig: string) => {
     if (!plan.silent) console.log(`\n${sig}: stopping…`);
     stopLogs?.();
-    await node.stop();
+    await network.stop();
     process.exit(0);
   };
   // Installed before the banner says "Ctrl-C to stop", so a signal right after it is handled.
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  if (!plan.silent) await printBanner(node, { mnemonic: plan.devnet?.mnemonic });
+  if (!plan.silent) await printBanner(node, { mnemonic: plan.devnet?.mnemonic, network });
 });
+
+function chainKinds(list: string): string[] {
+  const kinds = list.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const k of kinds) if (!(CHAIN_KINDS as readonly string[]).includes(k)) throw new Error(`invalid value "${list}" for --chains: expected a comma-separated list of ${CHAIN_KINDS.join(', ')}`);
+  return kinds;
+}
 
 const config = program.command('config').description('inspect the configuration');
 addNodeOptions(config.command('show').description('print the effective config.toml and app.toml (defaults, then the home\'s files, then flags) as TOML')).action(

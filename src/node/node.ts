@@ -9,7 +9,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AbstractLevel } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
 import { MemoryLevel } from 'memory-level';
 import pino, { type Logger } from 'pino';
@@ -18,33 +17,31 @@ import type { AppLevel } from '../app/app-store.js';
 import { createEvmApp, type EvmApp } from '../app/evm-app.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { DeepPartial, NodeConfig } from '../config/types.js';
-import { BlockExecutor } from '../consensus/block-executor.js';
-import { ConsensusEngine } from '../consensus/engine.js';
-import { handshake } from '../consensus/handshake.js';
-import { LocalValidator } from '../consensus/validator.js';
+import type { BlockExecutor } from '../consensus/block-executor.js';
+import type { ConsensusEngine } from '../consensus/engine.js';
+import type { LocalValidator } from '../consensus/validator.js';
 import type { Ed25519Key } from '../crypto/ed25519.js';
-import { EventBus } from '../events/bus.js';
+import type { EventBus } from '../events/bus.js';
 import type { Subscription } from '../events/subscription.js';
 import type { DevAccount } from '../genesis/dev-accounts.js';
 import { createDevnetGenesis, evmChainIdFromChainId, type DevnetGenesisOptions } from '../genesis/devnet.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import { loadHome } from '../genesis/home.js';
-import { Mempool } from '../mempool/mempool.js';
-import { createBlockIndexer, type BlockIndexer } from '../store/block-indexer.js';
+import type { Mempool } from '../mempool/mempool.js';
+import type { BlockIndexer } from '../store/block-indexer.js';
 import type { BlockStore } from '../store/block-store.js';
-import { IndexerService } from '../store/indexer-service.js';
-import { StateStore } from '../store/state-store.js';
-import { createTxIndexer, type TxIndexer } from '../store/tx-indexer.js';
+import type { IndexerService } from '../store/indexer-service.js';
+import type { StateStore } from '../store/state-store.js';
+import type { TxIndexer } from '../store/tx-indexer.js';
 import type { Timestamp } from '../types/time.js';
 import { VERSION } from '../version.js';
 import { DevnetControl } from './devnet/devnet-control.js';
-import { RangeRegistry } from './devnet/range-registry.js';
-import { RangeAwareBlockStore, rangeAwareBlockIndexer, rangeAwareStateStore, rangeVirtualBlocks } from './devnet/range-stores.js';
+import { rangeVirtualBlocks } from './devnet/range-stores.js';
 import { Keystore } from './keystore/keystore.js';
 import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
+import { buildConsensusCore, openChainStores, startProduction, type Db } from './chain-core.js';
 
-type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 
 export interface StartNodeOptions {
   /** A home folder made by `chainlet init`: config files, genesis, keys, and data on disk. */
@@ -159,29 +156,14 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const db = openDb(config);
   await db.open();
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
-  // Devnet fast mining keeps ranges of empty blocks as single records; the stores answer for them.
-  const ranges = await RangeRegistry.open(sub('devnet'));
-  const blockStore = await RangeAwareBlockStore.open(sub('blocks'), ranges);
-  const stateStore = rangeAwareStateStore(await StateStore.open(sub('state')), ranges);
-  const txIndexer = config.txIndex.indexer === 'kv' ? await createTxIndexer(sub('txindex')) : undefined;
-  const blockIndexer = config.txIndex.indexer === 'kv' ? rangeAwareBlockIndexer(await createBlockIndexer(sub('blockindex')), ranges) : undefined;
+  const stores = await openChainStores(sub, config);
+  const { ranges, blockStore, stateStore, txIndexer, blockIndexer } = stores;
   const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
   app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
-  const eventBus = new EventBus();
-  const mempool = new Mempool(app, config.mempool, { logger: moduleLogger('mempool') });
-  const indexer = new IndexerService(txIndexer, blockIndexer, stateStore);
-  const executor = new BlockExecutor({ app, mempool, blockStore, stateStore, indexer, eventBus });
 
   // ── handshake, then consensus ──
-  const { state, lastCommit } = await handshake({ app, executor, blockStore, stateStore, genesis, logger, appVersion: VERSION });
-  if (indexer.enabled) await executor.reindexFrom((await indexer.loadIndexedHeight()) + 1, state.lastBlockHeight);
-  const validators = validatorKeys.map((k) => new LocalValidator(k, genesis.chainId));
-  for (const i of opts.offlineValidators ?? []) if (validators[i]) validators[i].online = false;
-  const consensus = new ConsensusEngine(
-    { executor, blockStore, mempool, eventBus, validators, config: config.consensus, logger: moduleLogger('consensus') },
-    state,
-    lastCommit,
-  );
+  const core = await buildConsensusCore({ app, stores, genesis, validatorKeys, config, logger, moduleLogger, offlineValidators: opts.offlineValidators, appVersion: VERSION });
+  const { eventBus, mempool, indexer, executor, consensus, validators } = core;
   const devnet = new DevnetControl(
     { db, chainId: genesis.chainId, ranges, blockStore, stateStore, indexer, app, mempool, consensus, eventBus, validators, logger: moduleLogger('devnet') },
     { intervalMs: config.consensus.timeoutCommitMs },
@@ -191,9 +173,8 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     for (const l of moduleLoggers) l.level = on ? level : 'silent';
   });
   const keystore = new Keystore({ dir: config.home ? join(config.home, 'keystore') : undefined });
-  consensus.start();
   // A fresh chain commits its first block before the node is handed out (as CometBFT: no client ever sees height 0).
-  if (state.lastBlockHeight === 0) await consensus.waitForHeight(state.initialHeight);
+  await startProduction(core);
   // hardhat_reset / anvil_reset go back to the chain as it is now (a level snapshot: O(1)).
   if (config.evm.devnet) await devnet.recordStart();
 

@@ -29,20 +29,32 @@ import { readErc20 } from '../rpc/routing/erc20-read.js';
 import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type RoutingApi } from '../rpc/routing/server.js';
 import { monotonicMs } from '../rpc/routing/token-bucket.js';
 import { formatRfc3339Nano } from '../types/time.js';
-import type { ChainletNode } from './node.js';
+import type { AppConnMempool, AppConnQuery } from '../abci/application.js';
+import type { ChainletNode, NodeInternals } from './node.js';
 
 // ─────────────────────────────── CometBFT RPC ───────────────────────────────
 
 /** Starts the CometBFT RPC of `node` on `[rpc] laddr`. */
-export function startCometRpc(node: ChainletNode, opts: CometRpcOptions = {}): Promise<CometRpcServer> {
+export function startCometRpc(node: CometChainSource, opts: CometRpcOptions = {}): Promise<CometRpcServer> {
   return startCometServer(cometEnvFromNode(node), opts);
 }
 
 const P2P_DEFAULT_LADDR = 'tcp://0.0.0.0:26656';
 const STEP_NEW_HEIGHT = 1;
 
-/** The CometBFT RPC environment of a running node. */
-export function cometEnvFromNode(node: ChainletNode): CometEnv {
+/** What the CometBFT RPC needs of a chain: any chain of the network, whatever its application. */
+export interface CometChainSource {
+  readonly chainId: string;
+  readonly genesis: ChainletNode['genesis'];
+  readonly config: Pick<ChainletNode['config'], 'rpc' | 'moniker' | 'mempool'>;
+  readonly logger: ChainletNode['logger'];
+  readonly internals: Pick<NodeInternals, 'mempool' | 'eventBus' | 'blockStore' | 'stateStore' | 'txIndexer' | 'blockIndexer' | 'consensus' | 'validators' | 'nodeKey'> & {
+    readonly app: AppConnQuery & AppConnMempool;
+  };
+}
+
+/** The CometBFT RPC environment of a running chain. */
+export function cometEnvFromNode(node: CometChainSource): CometEnv {
   const i = node.internals;
   const localKey = i.validators[0]?.key;
   const idKey = i.nodeKey ?? localKey;

@@ -202,6 +202,20 @@ describe('chainlet (built binary)', () => {
     child.kill('SIGTERM');
   });
 
+  it('--chains evm,kvstore starts a second chain with its own CometBFT RPC, listed in the banner', async () => {
+    const { child, banner } = await start([...PORTS0, '--chains', 'evm,kvstore', '--kvstore-rpc', 'tcp://127.0.0.1:0']);
+    const m = /kvstore-1 \(kvstore\): CometBFT RPC (http:\/\/\S+)/.exec(banner);
+    expect(m, banner).not.toBeNull();
+    const status = (await (await fetch(`${m![1]}/status`)).json()) as { result: { node_info: { network: string } } };
+    expect(status.result.node_info.network).toBe('kvstore-1');
+    const evmStatus = (await (await fetch(`${urlOf(banner, 'CometBFT RPC')}/status`)).json()) as { result: { node_info: { network: string } } };
+    expect(evmStatus.result.node_info.network).toBe('chainlet_9000-1');
+    child.kill('SIGTERM');
+    const r = run('start', '--chains', 'evm,solana');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--chains');
+  });
+
   it('--silent prints nothing', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [bin, 'start', '--silent', ...PORTS0, '--json-rpc.address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,6 +1,6 @@
 /**
- * One direction of dependency: cli → node (composition root) → RPC servers → consensus / mempool →
- * the ABCI app → stores → events, codec, types, genesis → crypto, config. A source file may import
+ * One direction of dependency: cli → node / network (composition root) → RPC servers → consensus /
+ * mempool → the ABCI apps → stores → events, codec, types, genesis → crypto, config. A source file may import
  * its own layer or a lower one, never an upper one (tests may reach anything). The imports are read
  * with the TypeScript compiler, so `import type`, re-exports and `import()` all count.
  */
@@ -18,10 +18,12 @@ const RANK: Record<string, number> = {
   cli: 8,
   'index.ts': 7,
   node: 7,
+  network: 7,
   rpc: 6,
   consensus: 5,
   mempool: 5,
   app: 4,
+  apps: 4,
   store: 3,
   abci: 2,
   events: 2,
