@@ -23,7 +23,8 @@ import { providerForService, type Eip1193Provider } from '../rpc/eth/provider.js
 import { startEthServer, type RunningEthRpc } from '../rpc/eth/server.js';
 import { newEthService, type EthService } from '../rpc/eth/service.js';
 import { getApiKeyStore } from '../rpc/routing/api-keys.js';
-import { chainNameOf, outcomeOf, type EthTxSummary, type HostedChain, type RoutingEnv } from '../rpc/routing/env.js';
+import { chainNameOf, outcomeOf, type EthTxSummary, type HostedChain, type RoutingChain, type RoutingEnv } from '../rpc/routing/env.js';
+import { ethermintFace, ethermintRecords } from '../rpc/routing/chains.js';
 import type { TxOutcome } from '../rpc/routing/tx-status.js';
 import { readErc20 } from '../rpc/routing/erc20-read.js';
 import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type RoutingApi } from '../rpc/routing/server.js';
@@ -253,12 +254,10 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
     return r.status === 1 ? { ok: true, code: 0, log: '' } : { ok: false, code: 0, log: 'execution reverted' };
   }
 
-  return {
+  const adapter: RoutingChain = {
     chain,
-    config: node.config.routing,
-    logger: node.logger.child({ module: 'routing' }),
-    apiKeys: getApiKeyStore(node),
-    now: monotonicMs,
+    face: (chainId) => ethermintFace(chain, chainId),
+    records: (baseUrl) => ethermintRecords(chain, adapter.gasPrices(), baseUrl),
 
     gasPrices() {
       const base = evm.nextBaseFee();
@@ -318,5 +317,12 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
       if (!meta) return undefined;
       return { height, hash: meta.blockId.hash, time: formatRfc3339Nano(meta.header.time), numTxs: meta.numTxs, proposer: meta.header.proposerAddress };
     },
+  };
+  return {
+    chains: [adapter],
+    config: node.config.routing,
+    logger: node.logger.child({ module: 'routing' }),
+    apiKeys: getApiKeyStore(node),
+    now: monotonicMs,
   };
 }

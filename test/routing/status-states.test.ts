@@ -10,7 +10,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecTxResult, ResponseCheckTx } from '../../src/abci/types.js';
 import { MemoryApiKeyStore } from '../../src/rpc/routing/api-keys.js';
-import type { FoundTx, RoutingEnv } from '../../src/rpc/routing/env.js';
+import type { FoundTx, RoutingChain, RoutingEnv } from '../../src/rpc/routing/env.js';
+import { ethermintFace, ethermintRecords } from '../../src/rpc/routing/chains.js';
 import { outcomeOf } from '../../src/rpc/routing/env.js';
 import { startRoutingServer, type RoutingApi } from '../../src/rpc/routing/server.js';
 import { getJson, postJson } from './helpers.js';
@@ -49,8 +50,7 @@ class ScriptedChain {
 
   env(): RoutingEnv {
     const okCheck: ResponseCheckTx = { code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 21_000, gasUsed: 0, events: [], codespace: '' };
-    return {
-      chain: {
+    const chainInfo = {
         cosmosChainId: COSMOS,
         evmChainId: EVM,
         chainName: 'fake',
@@ -60,7 +60,21 @@ class ScriptedChain {
         displayDenom: 'fake',
         decimals: 18,
         isTestnet: true,
-      },
+    };
+    const adapter: RoutingChain = {
+      chain: chainInfo,
+      face: (chainId) => ethermintFace(chainInfo, chainId),
+      records: (baseUrl) => ethermintRecords(chainInfo, adapter.gasPrices(), baseUrl),
+      gasPrices: () => ({ low: 1n, average: 2n, high: 3n }),
+      nativeBalance: async () => 0n,
+      erc20Balance: async () => ({ balance: 0n, decimals: 18 }),
+      checkTx: async (tx) => ({ ...okCheck, ethHash: keccak_256(tx) }),
+      findTx: async (hash) => this.inBlocks.get(hex(hash)),
+      pooledTx: () => undefined,
+      block: async () => undefined,
+    };
+    return {
+      chains: [adapter],
       config: {
         enable: true,
         address: '127.0.0.1:0',
@@ -74,13 +88,6 @@ class ScriptedChain {
       logger: pino({ level: 'silent' }),
       apiKeys: new MemoryApiKeyStore(),
       now: () => this.clock,
-      gasPrices: () => ({ low: 1n, average: 2n, high: 3n }),
-      nativeBalance: async () => 0n,
-      erc20Balance: async () => ({ balance: 0n, decimals: 18 }),
-      checkTx: async (tx) => ({ ...okCheck, ethHash: keccak_256(tx) }),
-      findTx: async (hash) => this.inBlocks.get(hex(hash)),
-      pooledTx: () => undefined,
-      block: async () => undefined,
     };
   }
 }

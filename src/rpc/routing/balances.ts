@@ -12,7 +12,7 @@ import { resolveChain } from './chains.js';
 import type { Reply, RouteContext } from './context.js';
 import { json } from './context.js';
 import type { BalancesRequest } from './decode.js';
-import type { HostedChain } from './env.js';
+import type { HostedChain, RoutingChain } from './env.js';
 import { DenomBalanceError, InvalidArgumentError } from './errors.js';
 
 export interface DenomBalance {
@@ -66,15 +66,15 @@ function priced(ctx: RouteContext, amount: bigint, decimals: number, priceKeys: 
   return { amount: amount.toString(), decimals, formatted_amount: formatAmount(amount, decimals), price, value_usd: valueUsd(amount, decimals, price) };
 }
 
-async function denomBalance(ctx: RouteContext, chainId: string, holder: Uint8Array, denom: string): Promise<DenomBalance> {
-  const chain = ctx.env.chain;
+async function denomBalance(ctx: RouteContext, rc: RoutingChain, chainId: string, holder: Uint8Array, denom: string): Promise<DenomBalance> {
+  const chain = rc.chain;
   try {
     const k = classify(chain, chainId, denom);
     if (k.kind === 'native') {
-      const amount = await ctx.env.nativeBalance(holder);
+      const amount = await rc.nativeBalance(holder);
       return priced(ctx, amount, chain.decimals, [chain.denom, chain.displayDenom, denom]);
     }
-    const { balance, decimals } = await ctx.env.erc20Balance(k.contract, holder, denom);
+    const { balance, decimals } = await rc.erc20Balance(k.contract, holder, denom);
     return priced(ctx, balance, decimals, [k.address, `erc20/${k.address}`, denom]);
   } catch (err) {
     if (err instanceof DenomBalanceError) return { amount: '0', formatted_amount: '0', error: { message: err.message } };
@@ -83,16 +83,15 @@ async function denomBalance(ctx: RouteContext, chainId: string, holder: Uint8Arr
 }
 
 export async function handleBalances(ctx: RouteContext, req: BalancesRequest): Promise<Reply> {
-  const chain = ctx.env.chain;
   // Validate every chain and address before reading anything.
   const plan = req.chains.map(([chainId, e]) => {
-    resolveChain(chain, chainId);
-    return { chainId, address: e.address, holder: parseAddress(chain, chainId, e.address), denoms: e.denoms.length > 0 ? e.denoms : [chain.denom] };
+    const { chain: rc } = resolveChain(ctx.env, chainId);
+    return { rc, chainId, address: e.address, holder: parseAddress(rc.chain, chainId, e.address), denoms: e.denoms.length > 0 ? e.denoms : [rc.chain.denom] };
   });
   const out: BalancesResponse = { chains: {} };
   for (const p of plan) {
     const denoms: Record<string, DenomBalance> = {};
-    for (const d of p.denoms) denoms[d] = await denomBalance(ctx, p.chainId, p.holder, d);
+    for (const d of p.denoms) denoms[d] = await denomBalance(ctx, p.rc, p.chainId, p.holder, d);
     out.chains[p.chainId] = { address: p.address, denoms };
   }
   return json(out);

@@ -1,5 +1,5 @@
 /**
- * GET /v2/info/chains. The hosted chain is listed twice, as Skip lists Ethermint-style chains: a
+ * GET /v2/info/chains: the records of every chain adapter. An EVM chain is listed twice, as Skip lists Ethermint-style chains: a
  * `cosmos` record under its Cosmos chain id and an `evm` record under its EVM chain id (a decimal
  * string). Field names follow the interface contract (seed), which says `ecosystem_*` where the
  * swagger says `cosmos_*`. Every value is true of this node: no IBC, no PFM, no authz/feegrant
@@ -8,7 +8,7 @@
 import type { RouteContext, Reply } from './context.js';
 import { json } from './context.js';
 import type { ChainsQuery } from './decode.js';
-import type { HostedChain, RoutingEnv } from './env.js';
+import type { HostedChain, RoutingChain, RoutingEnv } from './env.js';
 import { ChainNotSupportedError } from './errors.js';
 
 export type ChainType = 'cosmos' | 'evm' | 'svm';
@@ -39,16 +39,26 @@ export interface ChainsResponse {
 
 export const LOGO_PATH = '/logo.svg';
 
-/** Which face of the hosted chain a chain id names; throws `chain ID not supported` otherwise. */
-export function resolveChain(chain: HostedChain, chainId: string): Exclude<ChainType, 'svm'> {
-  if (chainId === chain.cosmosChainId) return 'cosmos';
-  if (chainId === chain.evmChainId) return 'evm';
+/** The chain of the network a chain id names, and which face of it; throws `chain ID not supported` otherwise. */
+export function resolveChain(env: Pick<RoutingEnv, 'chains'>, chainId: string): { chain: RoutingChain; type: Exclude<ChainType, 'svm'> } {
+  for (const chain of env.chains) {
+    const type = chain.face(chainId);
+    if (type) return { chain, type };
+  }
   throw new ChainNotSupportedError(chainId);
 }
 
+/** The face an Ethermint-style chain's id names (its Cosmos id or its EVM id). */
+export function ethermintFace(c: HostedChain, chainId: string): 'cosmos' | 'evm' | undefined {
+  return chainId === c.cosmosChainId ? 'cosmos' : chainId === c.evmChainId ? 'evm' : undefined;
+}
+
 export function chainRecords(env: RoutingEnv, baseUrl: string): ChainRecord[] {
-  const c = env.chain;
-  const g = env.gasPrices();
+  return env.chains.flatMap((c) => c.records(baseUrl));
+}
+
+/** The two records of an Ethermint-style chain (see the top of this file). */
+export function ethermintRecords(c: HostedChain, g: { low: bigint; average: bigint; high: bigint }, baseUrl: string): ChainRecord[] {
   const fee: FeeAssetRecord = { denom: c.denom, gas_price: { low: g.low.toString(), average: g.average.toString(), high: g.high.toString() } };
   const common = {
     is_testnet: c.isTestnet,

@@ -10,6 +10,7 @@ import type { ApiKeyStore } from './api-keys.js';
 import type { Erc20Balance } from './erc20-read.js';
 import type { Clock } from './token-bucket.js';
 import type { TxOutcome } from './tx-status.js';
+import type { ChainRecord } from './chains.js';
 
 /** The chain this process hosts, seen as the routing API lists it. */
 export interface HostedChain {
@@ -75,13 +76,18 @@ export interface BlockSummary {
   proposer: Uint8Array;
 }
 
-export interface RoutingEnv {
+/**
+ * One chain as the routing API sees it: its identity and records, balances, submission and tx
+ * lookups. Handlers reach every chain through this interface, so a new chain kind adds one adapter
+ * (the composition root builds them: src/node/rpc-wiring.ts). An Ethermint-style chain answers for
+ * two chain ids, its Cosmos and its EVM face.
+ */
+export interface RoutingChain {
   readonly chain: HostedChain;
-  readonly config: RoutingConfig;
-  readonly logger: Logger;
-  readonly apiKeys: ApiKeyStore;
-  /** Monotonic milliseconds (status timeouts, rate limit). */
-  readonly now: Clock;
+  /** Which face of this chain `chainId` names, or undefined when it names none. */
+  face(chainId: string): 'cosmos' | 'evm' | undefined;
+  /** Its records for /v2/info/chains. */
+  records(baseUrl: string): ChainRecord[];
   gasPrices(): GasPriceTiers;
   nativeBalance(address: Uint8Array): Promise<bigint>;
   erc20Balance(contract: Uint8Array, holder: Uint8Array, denom: string): Promise<Erc20Balance>;
@@ -92,6 +98,16 @@ export interface RoutingEnv {
   /** A tx in the mempool by either hash. */
   pooledTx(hash: Uint8Array): PooledTx | undefined;
   block(height: number): Promise<BlockSummary | undefined>;
+}
+
+export interface RoutingEnv {
+  /** The chains of the network, in listing order. */
+  readonly chains: readonly RoutingChain[];
+  readonly config: RoutingConfig;
+  readonly logger: Logger;
+  readonly apiKeys: ApiKeyStore;
+  /** Monotonic milliseconds (status timeouts, rate limit). */
+  readonly now: Clock;
 }
 
 /** `chainlet_9000-1` → `chainlet`. */

@@ -6,7 +6,7 @@
 import { formatAmount } from './amount.js';
 import type { Reply, RouteContext } from './context.js';
 import { toHex, toHexUpper } from '../../crypto/encoding.js';
-import type { FoundTx, PooledTx } from './env.js';
+import type { FoundTx, PooledTx, RoutingChain } from './env.js';
 import { LOGO_PATH } from './chains.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -22,8 +22,8 @@ function table(title: string, rows: Row[]): string {
   return `<section><h2>${escapeHtml(title)}</h2><table>\n${body}\n</table></section>`;
 }
 
-export function page(ctx: RouteContext, title: string, sections: string[]): string {
-  const c = ctx.env.chain;
+export function page(ctx: RouteContext, title: string, sections: string[], rc: RoutingChain | undefined = ctx.env.chains[0]): string {
+  const c = rc?.chain ?? { prettyName: 'Chainlet', cosmosChainId: '', evmChainId: '' };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(c.prettyName)}</title>
@@ -46,8 +46,8 @@ function created(f: FoundTx): string | undefined {
   return e?.attributes.find((a) => a.key === 'recipient')?.value;
 }
 
-function txRows(ctx: RouteContext, cometHash: Uint8Array, ethHash: Uint8Array | undefined, f?: FoundTx, p?: PooledTx): Row[] {
-  const c = ctx.env.chain;
+function txRows(rc: RoutingChain, cometHash: Uint8Array, ethHash: Uint8Array | undefined, f?: FoundTx, p?: PooledTx): Row[] {
+  const c = rc.chain;
   const rows: Row[] = [['Tx hash', toHexUpper(cometHash)]];
   if (ethHash) rows.push(['Ethereum hash', `0x${toHex(ethHash)}`]);
   if (f?.eth) {
@@ -67,8 +67,8 @@ function txRows(ctx: RouteContext, cometHash: Uint8Array, ethHash: Uint8Array | 
   return rows;
 }
 
-async function foundPage(ctx: RouteContext, f: FoundTx): Promise<string> {
-  const block = await ctx.env.block(f.height);
+async function foundPage(ctx: RouteContext, rc: RoutingChain, f: FoundTx): Promise<string> {
+  const block = await rc.block(f.height);
   const blockRows: Row[] = [['Height', String(f.height)], ['Index in block', String(f.index)]];
   if (block) blockRows.push(['Block hash', toHexUpper(block.hash)], ['Time', block.time], ['Txs in block', String(block.numTxs)], ['Proposer', toHexUpper(block.proposer)]);
   const o = f.outcome;
@@ -84,10 +84,10 @@ async function foundPage(ctx: RouteContext, f: FoundTx): Promise<string> {
   const cls = !o ? '' : o.ok ? 'ok' : 'err';
   return page(ctx, 'Transaction', [
     `<p class="${cls}"><strong>${escapeHtml(status)}</strong></p>`,
-    table('Transaction', txRows(ctx, f.cometHash, f.ethHash, f)),
+    table('Transaction', txRows(rc, f.cometHash, f.ethHash, f)),
     table('Block', blockRows),
     table('Result', resultRows),
-  ]);
+  ], rc);
 }
 
 /**
@@ -95,27 +95,34 @@ async function foundPage(ctx: RouteContext, f: FoundTx): Promise<string> {
  * a tx submitted or tracked here is also looked up by the other hashes the tracker knows it by
  * (otherwise the Cosmos-face `explorer_link` would die once the tx leaves the mempool).
  */
-async function findCommitted(ctx: RouteContext, hash: Uint8Array): Promise<FoundTx | undefined> {
-  const direct = await ctx.env.findTx(hash);
+async function findCommitted(ctx: RouteContext, rc: RoutingChain, hash: Uint8Array): Promise<FoundTx | undefined> {
+  const direct = await rc.findTx(hash);
   if (direct) return direct;
   const asked = toHex(hash);
-  for (const k of ctx.tracker.get(hash)?.hashes ?? []) {
+  const tracked = ctx.tracker.get(hash);
+  if (tracked?.chain !== rc) return undefined;
+  for (const k of tracked.hashes) {
     if (k === asked) continue;
-    const f = await ctx.env.findTx(Uint8Array.from(Buffer.from(k, 'hex')));
+    const f = await rc.findTx(Uint8Array.from(Buffer.from(k, 'hex')));
     if (f) return f;
   }
   return undefined;
 }
 
 export async function handleExplorerTx(ctx: RouteContext, req: { txHash: Uint8Array }): Promise<Reply> {
-  const f = await findCommitted(ctx, req.txHash);
-  if (f) return { kind: 'html', body: await foundPage(ctx, f) };
-  const p = ctx.env.pooledTx(req.txHash);
-  if (p) {
-    return {
-      kind: 'html',
-      body: page(ctx, 'Transaction', [`<p><strong>pending</strong>: in the mempool, not yet in a block</p>`, table('Transaction', txRows(ctx, p.cometHash, p.ethHash, undefined, p))]),
-    };
+  // A hash names one tx on one chain: look on each chain of the network.
+  for (const rc of ctx.env.chains) {
+    const f = await findCommitted(ctx, rc, req.txHash);
+    if (f) return { kind: 'html', body: await foundPage(ctx, rc, f) };
+  }
+  for (const rc of ctx.env.chains) {
+    const p = rc.pooledTx(req.txHash);
+    if (p) {
+      return {
+        kind: 'html',
+        body: page(ctx, 'Transaction', [`<p><strong>pending</strong>: in the mempool, not yet in a block</p>`, table('Transaction', txRows(rc, p.cometHash, p.ethHash, undefined, p))], rc),
+      };
+    }
   }
   const hex = toHex(req.txHash);
   return {

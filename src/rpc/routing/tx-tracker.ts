@@ -4,12 +4,14 @@
  * the pure state machine of tx-status.ts. Bounded: past `maxRecords` the oldest records go first.
  */
 import { toHex } from '../../crypto/encoding.js';
-import type { RoutingEnv } from './env.js';
+import type { RoutingChain, RoutingEnv } from './env.js';
 import { advance, initialStatus, isTerminal, type Observation, type StatusTimeouts, type TrackedStatus } from './tx-status.js';
 
 export const DEFAULT_MAX_TRACKED = 10_000;
 
 export interface TrackedTx {
+  /** The chain it was submitted to or tracked on. */
+  readonly chain: Pick<RoutingChain, 'findTx'>;
   /** Lower-case hex of every hash the tx is known by. */
   readonly hashes: Set<string>;
   status: TrackedStatus;
@@ -21,7 +23,7 @@ export class TxTracker {
   private readonly records = new Set<TrackedTx>();
 
   constructor(
-    private readonly env: Pick<RoutingEnv, 'findTx' | 'now'>,
+    private readonly env: Pick<RoutingEnv, 'now'>,
     private readonly timeouts: StatusTimeouts,
     private readonly maxRecords = DEFAULT_MAX_TRACKED,
   ) {}
@@ -34,13 +36,13 @@ export class TxTracker {
     return this.byHash.get(toHex(hash));
   }
 
-  /** Registers a tx under `hashes`; an already tracked tx keeps its record (and its clock). */
-  register(hashes: Uint8Array[]): TrackedTx {
+  /** Registers a tx of `chain` under `hashes`; an already tracked tx keeps its record (and its clock). */
+  register(chain: Pick<RoutingChain, 'findTx'>, hashes: Uint8Array[]): TrackedTx {
     const keys = hashes.map(toHex);
     let rec: TrackedTx | undefined;
     for (const k of keys) rec ??= this.byHash.get(k);
     if (!rec) {
-      rec = { hashes: new Set(), status: initialStatus(this.env.now()) };
+      rec = { chain, hashes: new Set(), status: initialStatus(this.env.now()) };
       this.records.add(rec);
       this.evict();
     }
@@ -73,7 +75,7 @@ export class TxTracker {
 
   private async observe(rec: TrackedTx): Promise<Observation> {
     for (const k of [...rec.hashes]) {
-      const found = await this.env.findTx(Uint8Array.from(Buffer.from(k, 'hex')));
+      const found = await rec.chain.findTx(Uint8Array.from(Buffer.from(k, 'hex')));
       if (!found) continue;
       this.index(rec, [toHex(found.cometHash), toHex(found.ethHash)]);
       return { kind: 'included', height: found.height, outcome: found.outcome };

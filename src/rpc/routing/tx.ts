@@ -14,6 +14,7 @@ import { toHex, toHexUpper } from '../../crypto/encoding.js';
 import { sha256 } from '../../crypto/hash.js';
 import { MempoolError, MempoolFullError, TxInCacheError } from '../../mempool/errors.js';
 import type { ResponseCheckTx } from '../../abci/types.js';
+import type { RoutingChain } from './env.js';
 import { resolveChain, type ChainType } from './chains.js';
 import type { Reply, RouteContext } from './context.js';
 import { json } from './context.js';
@@ -50,12 +51,12 @@ function reply(ctx: RouteContext, txHash: string): Reply {
   return json(body);
 }
 
-async function admit(ctx: RouteContext, tx: Uint8Array, cometHash: Uint8Array): Promise<ResponseCheckTx | 'known'> {
+async function admit(rc: RoutingChain, tx: Uint8Array, cometHash: Uint8Array): Promise<ResponseCheckTx | 'known'> {
   try {
-    return await ctx.env.checkTx(tx);
+    return await rc.checkTx(tx);
   } catch (err) {
     // A retried submit of a tx the chain already holds is not an error: it is being tracked.
-    if (err instanceof TxInCacheError && (ctx.env.pooledTx(cometHash) || (await ctx.env.findTx(cometHash)))) return 'known';
+    if (err instanceof TxInCacheError && (rc.pooledTx(cometHash) || (await rc.findTx(cometHash)))) return 'known';
     if (err instanceof MempoolFullError) throw new ChainBusyError(err.message, { cause: err });
     if (err instanceof MempoolError) throw new InvalidArgumentError(err.message, { cause: err });
     throw err;
@@ -63,37 +64,38 @@ async function admit(ctx: RouteContext, tx: Uint8Array, cometHash: Uint8Array): 
 }
 
 export async function handleSubmit(ctx: RouteContext, req: SubmitRequest): Promise<Reply> {
-  const type = resolveChain(ctx.env.chain, req.chainId);
+  const { chain: rc, type } = resolveChain(ctx.env, req.chainId);
   const cometHash = sha256(req.tx);
-  const res = await admit(ctx, req.tx, cometHash);
+  const res = await admit(rc, req.tx, cometHash);
   if (res !== 'known' && res.code !== 0) throw new TxRejectedError({ log: res.log, chainCode: res.code, codespace: res.codespace });
   const ethHash = (res !== 'known' ? res.ethHash : undefined) ?? keccak256(req.tx);
-  ctx.tracker.register([cometHash, ethHash]);
+  ctx.tracker.register(rc, [cometHash, ethHash]);
   ctx.env.logger.debug({ txHash: toHexUpper(cometHash), ethHash: toHex(ethHash) }, 'routing: tx submitted');
   return reply(ctx, displayHash(type, cometHash, ethHash));
 }
 
 export async function handleTrack(ctx: RouteContext, req: TxRef): Promise<Reply> {
-  const type = resolveChain(ctx.env.chain, req.chainId);
-  const found = await ctx.env.findTx(req.txHash);
+  const { chain: rc, type } = resolveChain(ctx.env, req.chainId);
+  const found = await rc.findTx(req.txHash);
   if (found?.outcome && !found.outcome.ok) throw new TxInvalidOnChainError({ chainCode: found.outcome.code, chainLog: found.outcome.log });
   if (found) {
-    ctx.tracker.register([found.cometHash, found.ethHash]);
+    ctx.tracker.register(rc, [found.cometHash, found.ethHash]);
     return reply(ctx, displayHash(type, found.cometHash, found.ethHash));
   }
-  const pooled = ctx.env.pooledTx(req.txHash);
+  const pooled = rc.pooledTx(req.txHash);
   if (pooled) {
-    ctx.tracker.register(pooled.ethHash ? [pooled.cometHash, pooled.ethHash] : [pooled.cometHash]);
+    ctx.tracker.register(rc, pooled.ethHash ? [pooled.cometHash, pooled.ethHash] : [pooled.cometHash]);
     return reply(ctx, displayHash(type, pooled.cometHash, pooled.ethHash));
   }
   // Not seen yet: track it under the given hash, written the way the named chain writes hashes.
-  ctx.tracker.register([req.txHash]);
+  ctx.tracker.register(rc, [req.txHash]);
   return reply(ctx, type === 'evm' ? `0x${toHex(req.txHash)}` : toHexUpper(req.txHash));
 }
 
 export async function handleStatus(ctx: RouteContext, req: TxRef): Promise<Reply> {
-  resolveChain(ctx.env.chain, req.chainId);
+  const { chain: rc } = resolveChain(ctx.env, req.chainId);
   const rec = ctx.tracker.get(req.txHash);
+  if (rec && rec.chain !== rc) throw new TxNotFoundError(toHex(req.txHash));
   if (!rec) throw new TxNotFoundError(toHex(req.txHash));
   const s = await ctx.tracker.refresh(rec);
   const settled = s.state === 'STATE_COMPLETED_SUCCESS' || s.state === 'STATE_COMPLETED_ERROR';
