@@ -54,7 +54,8 @@ export async function bannerText(node: ChainletNode, opts: BannerOptions = {}): 
   const u = node.urls;
   if (u.rpc) out.push(`CometBFT RPC:      ${u.rpc}  (WebSocket ${u.rpcWs})`);
   if (u.jsonRpc) out.push(`Ethereum JSON-RPC: ${u.jsonRpc}  (WebSocket ${u.jsonRpcWs})`);
-  if (u.routing) out.push(`Routing API:       ${u.routing}`);
+  const routing = opts.network?.urls.routing ?? u.routing;
+  if (routing) out.push(`Routing API:       ${routing}`);
   const others = (opts.network?.chains ?? []).filter((c) => c.kind !== 'evm');
   if (others.length > 0) {
     out.push('', 'Other chains of the network', '===========================');

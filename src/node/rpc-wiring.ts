@@ -210,14 +210,31 @@ export function createNamespaceServices(node: ChainletNode): NamespaceServices {
 
 // ─────────────────────────────── routing API ───────────────────────────────
 
-/** Starts the routing API of `node` on `[routing] address` (the node's servers.ts calls this). */
-export async function startRoutingApi(node: ChainletNode): Promise<RoutingApi> {
+/** Starts the routing API on `node`'s `[routing] address`, over `chains` (default: the node alone). */
+export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node]): Promise<RoutingApi> {
   const { host, port } = parseRoutingAddress(node.config.routing.address);
   const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
-  return startRoutingServer(createRoutingEnv(node), { host, port, maxBodyBytes });
+  return startRoutingServer(networkRoutingEnv(node, chains), { host, port, maxBodyBytes });
 }
 
+/** The routing environment of one EVM node: its adapter, config, API keys. */
 export function createRoutingEnv(node: ChainletNode): RoutingEnv {
+  return networkRoutingEnv(node, [node]);
+}
+
+/** One routing environment over several EVM chains; `host` gives the config and API keys. */
+export function networkRoutingEnv(host: ChainletNode, nodes: readonly ChainletNode[]): RoutingEnv {
+  return {
+    chains: nodes.map(evmRoutingChain),
+    config: host.config.routing,
+    logger: host.logger.child({ module: 'routing' }),
+    apiKeys: getApiKeyStore(host),
+    now: monotonicMs,
+  };
+}
+
+/** The routing adapter of an EVM chain (its Cosmos and EVM faces). */
+export function evmRoutingChain(node: ChainletNode): RoutingChain {
   const { app, mempool, txIndexer, blockStore } = node.internals;
   const evm = app.evm;
   const genesis = parseEvmGenesis(node.genesis.appState);
@@ -318,11 +335,5 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
       return { height, hash: meta.blockId.hash, time: formatRfc3339Nano(meta.header.time), numTxs: meta.numTxs, proposer: meta.header.proposerAddress };
     },
   };
-  return {
-    chains: [adapter],
-    config: node.config.routing,
-    logger: node.logger.child({ module: 'routing' }),
-    apiKeys: getApiKeyStore(node),
-    now: monotonicMs,
-  };
+  return adapter;
 }

@@ -81,3 +81,36 @@ describe('a network of two chains', () => {
     expect((await evm.broadcastTxSync({ tx: utf8('a=b') })).code).not.toBe(0);
   });
 });
+
+describe('one routing API over the network', () => {
+  let net2: Network;
+  beforeAll(async () => {
+    const config = mergeConfig(TEST_PORTS as NodeConfig, FAST_CONSENSUS as never) as DeepPartial<NodeConfig>;
+    net2 = await startNetwork({
+      chains: [
+        { kind: 'evm', config },
+        { kind: 'evm', config, devnet: { chainId: 'other_77-1', accounts: 2, balance: 3n * 10n ** 18n } },
+        { kind: 'kvstore', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await net2?.stop();
+  });
+
+  it('lists every chain with an adapter and answers balances on each', async () => {
+    expect(net2.evm!.urls.routing).toBeUndefined();
+    const url = net2.urls.routing!;
+    const chains = (await (await fetch(`${url}/v2/info/chains?include_evm=true`)).json()) as { chains: { chain_id: string }[] };
+    expect(chains.chains.map((c) => c.chain_id)).toEqual(['chainlet_9000-1', '9000', 'other_77-1', '77']);
+    const dev0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+    const r = await fetch(`${url}/v2/info/balances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chains: { '9000': { address: dev0, denoms: [] }, '77': { address: dev0, denoms: [] } } }),
+    });
+    const body = (await r.json()) as { chains: Record<string, { denoms: Record<string, { amount: string }> }> };
+    expect(body.chains['9000']!.denoms['achainlet']!.amount).toBe(String(10_000n * 10n ** 18n));
+    expect(body.chains['77']!.denoms['achainlet']!.amount).toBe(String(3n * 10n ** 18n));
+  });
+});
