@@ -15,6 +15,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { CONFIG_KEYS, JSON_RPC_NAMESPACES, keyName, parseDurationMs, type ConfigKey } from '../../src/config/keys.js';
 import { signTransfer } from '../helpers/txs.js';
+import { connectAbci } from '../abci-socket/client.js';
 
 const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'chainlet-bin-'));
@@ -214,6 +215,25 @@ describe('chainlet (built binary)', () => {
     const r = run('start', '--chains', 'evm,solana');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('--chains');
+  });
+
+  it('chainlet app serves the home\'s EVM app over the ABCI socket', async () => {
+    const home = join(tmp, 'abci');
+    expect(run('init', '--home', home).status).toBe(0);
+    const child = spawn(process.execPath, [bin, 'app', '--home', home, '--proxy-app', 'tcp://127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d));
+    while (!/ABCI server on (tcp:\/\/\S+)/.test(out)) {
+      if (child.exitCode !== null) throw new Error(`exited: ${out}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const address = /ABCI server on (tcp:\/\/\S+)/.exec(out)![1]!;
+    const c = await connectAbci(address);
+    const info = (await c.call({ info: { version: '0.38.17', blockVersion: 11n, p2pVersion: 8n, abciVersion: '2.0.0' } })).info!;
+    expect(info.lastBlockHeight).toBe(0n);
+    c.close();
+    child.kill('SIGTERM');
   });
 
   it('--silent prints nothing', async () => {

@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   node: 7,
   network: 7,
   rpc: 6,
+  'abci-server': 6,
   consensus: 5,
   mempool: 5,
   app: 4,

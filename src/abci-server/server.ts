@@ -1,0 +1,136 @@
+/**
+ * Serves an ABCI 2.0 application to a real CometBFT over its socket protocol (v0.38): CometBFT opens
+ * four connections (consensus, mempool, query, snapshot) and sends length-prefixed
+ * `tendermint.abci.Request`s; each is answered in order with its `Response`. As CometBFT's own
+ * socket server, every app call holds one lock, so calls from the four connections never
+ * interleave. A handler that throws answers `Response.exception`; a malformed or oversized frame
+ * closes that connection (logged), leaving the app and the other connections as they were.
+ */
+import { existsSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { Application } from '../abci/application.js';
+import { parseListenAddress } from '../config/listen-address.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, encodeFrame, FrameReader } from './framing.js';
+import { fromWire, toWire, WireRequest, WireResponse, type W } from './wire.js';
+
+export interface AbciServerOptions {
+  app: Application;
+  /** `tcp://host:port` (port 0: the OS picks) or `unix:///path/to.sock`. */
+  address: string;
+  maxMessageBytes?: number;
+  logger: Logger;
+}
+
+export interface AbciServer {
+  /** The address it listens on (with the bound port for tcp). */
+  readonly address: string;
+  stop(): Promise<void>;
+}
+
+/** The answer to one request (throws what the app throws). */
+export async function handleRequest(app: Application, req: W.Request): Promise<W.Response> {
+  if (req.echo) return { echo: { message: req.echo.message } };
+  if (req.flush) return { flush: {} };
+  if (req.info) return { info: toWire.info(await app.info(fromWire.info(req.info))) };
+  if (req.initChain) return { initChain: toWire.initChain(await app.initChain(fromWire.initChain(req.initChain))) };
+  if (req.query) return { query: toWire.query(await app.query(fromWire.query(req.query))) };
+  if (req.checkTx) return { checkTx: toWire.checkTx(await app.checkTx(fromWire.checkTx(req.checkTx))) };
+  if (req.prepareProposal) return { prepareProposal: toWire.prepareProposal(await app.prepareProposal(fromWire.prepareProposal(req.prepareProposal))) };
+  if (req.processProposal) return { processProposal: toWire.processProposal(await app.processProposal(fromWire.processProposal(req.processProposal))) };
+  if (req.finalizeBlock) return { finalizeBlock: toWire.finalizeBlock(await app.finalizeBlock(fromWire.finalizeBlock(req.finalizeBlock))) };
+  if (req.commit) return { commit: toWire.commit(await app.commit()) };
+  // Vote extensions are not used: an empty extension, and every extension verifies.
+  if (req.extendVote) return { extendVote: { voteExtension: new Uint8Array(0) } };
+  if (req.verifyVoteExtension) return { verifyVoteExtension: { status: 1 /* ACCEPT */ } };
+  // State sync: the app offers no snapshots and takes none.
+  if (req.listSnapshots) return { listSnapshots: { snapshots: [] } };
+  if (req.offerSnapshot) return { offerSnapshot: { result: 3 /* REJECT */ } };
+  if (req.loadSnapshotChunk) return { loadSnapshotChunk: { chunk: new Uint8Array(0) } };
+  if (req.applySnapshotChunk) return { applySnapshotChunk: { result: 2 /* ABORT */, refetchChunks: [], rejectSenders: [] } };
+  throw new Error('unknown ABCI request (no field of the Request oneof is set)');
+}
+
+export async function startAbciServer(opts: AbciServerOptions): Promise<AbciServer> {
+  const { app, logger } = opts;
+  const maxBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const sockets = new Set<Socket>();
+  let lock: Promise<void> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = lock.then(fn);
+    lock = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  };
+
+  const serve = (socket: Socket) => {
+    sockets.add(socket);
+    const reader = new FrameReader(maxBytes);
+    // Requests of one connection are answered in order, one at a time.
+    let queue: Promise<void> = Promise.resolve();
+    const fail = (err: Error) => {
+      logger.error({ err, remote: socket.remoteAddress ?? 'unix' }, 'abci connection closed');
+      socket.destroy();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      let frames: Uint8Array[];
+      try {
+        frames = reader.push(chunk);
+      } catch (err) {
+        fail(err as Error);
+        return;
+      }
+      for (const frame of frames) {
+        let req: W.Request;
+        try {
+          req = WireRequest.decode(frame);
+        } catch (err) {
+          fail(new Error(`malformed ABCI request: ${(err as Error).message}`));
+          return;
+        }
+        queue = queue.then(async () => {
+          if (socket.destroyed) return;
+          let res: W.Response;
+          try {
+            res = await exclusive(() => handleRequest(app, req));
+          } catch (err) {
+            logger.error({ err }, 'abci request failed');
+            res = { exception: { error: (err as Error).message ?? String(err) } };
+          }
+          if (!socket.destroyed) socket.write(encodeFrame(WireResponse.encode(res).finish()));
+        });
+      }
+    });
+    socket.on('error', (err) => logger.debug({ err }, 'abci socket error'));
+    socket.on('close', () => sockets.delete(socket));
+  };
+
+  const server: Server = createServer(serve);
+  let address: string;
+  if (opts.address.startsWith('unix://')) {
+    const path = opts.address.slice('unix://'.length);
+    if (existsSync(path)) unlinkSync(path);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => resolve());
+    });
+    address = opts.address;
+  } else {
+    const { host, port } = parseListenAddress(opts.address, '--proxy-app');
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    address = `tcp://${host}:${(server.address() as { port: number }).port}`;
+  }
+  logger.info({ address }, 'abci server listening');
+  return {
+    address,
+    async stop() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

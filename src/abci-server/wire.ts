@@ -1,0 +1,190 @@
+/**
+ * The ABCI socket protocol's messages (`tendermint.abci.Request` / `Response` of CometBFT v0.38,
+ * encoded by cosmjs-types, which is generated from CometBFT's .proto files) ↔ the project's own ABCI
+ * types (src/abci/types.ts). One module knows both shapes; the server and the conformance client
+ * only move bytes.
+ */
+import { Request as WireRequest, Response as WireResponse } from 'cosmjs-types/tendermint/abci/types';
+import type * as W from 'cosmjs-types/tendermint/abci/types';
+import type { ConsensusParams as WireParams } from 'cosmjs-types/tendermint/types/params';
+import type { Timestamp as WireTimestamp } from 'cosmjs-types/google/protobuf/timestamp';
+import * as A from '../abci/types.js';
+import { defaultConsensusParams, type ConsensusParams } from '../types/params.js';
+import type { Timestamp } from '../types/time.js';
+
+export { WireRequest, WireResponse };
+export type { W };
+
+// ── scalars ──
+
+const num = (v: bigint | number | undefined): number => Number(v ?? 0);
+export const timeFromWire = (t: WireTimestamp | undefined): Timestamp => ({ seconds: Number(t?.seconds ?? 0n), nanos: t?.nanos ?? 0 });
+export const timeToWire = (t: Timestamp): WireTimestamp => ({ seconds: BigInt(t.seconds), nanos: t.nanos });
+
+// ── consensus params ──
+
+export function paramsFromWire(p: WireParams | undefined): ConsensusParams | undefined {
+  if (!p) return undefined;
+  const d = defaultConsensusParams();
+  return {
+    block: p.block ? { maxBytes: num(p.block.maxBytes), maxGas: num(p.block.maxGas) } : d.block,
+    evidence: p.evidence
+      ? {
+          maxAgeNumBlocks: num(p.evidence.maxAgeNumBlocks),
+          maxAgeDurationNs: (p.evidence.maxAgeDuration?.seconds ?? 0n) * 1_000_000_000n + BigInt(p.evidence.maxAgeDuration?.nanos ?? 0),
+          maxBytes: num(p.evidence.maxBytes),
+        }
+      : d.evidence,
+    validator: p.validator ? { pubKeyTypes: [...p.validator.pubKeyTypes] } : d.validator,
+    version: p.version ? { app: num(p.version.app) } : d.version,
+    abci: p.abci ? { voteExtensionsEnableHeight: num(p.abci.voteExtensionsEnableHeight) } : d.abci,
+  };
+}
+
+export function paramsToWire(p: ConsensusParams): WireParams {
+  return {
+    block: { maxBytes: BigInt(p.block.maxBytes), maxGas: BigInt(p.block.maxGas) },
+    evidence: {
+      maxAgeNumBlocks: BigInt(p.evidence.maxAgeNumBlocks),
+      maxAgeDuration: { seconds: p.evidence.maxAgeDurationNs / 1_000_000_000n, nanos: Number(p.evidence.maxAgeDurationNs % 1_000_000_000n) },
+      maxBytes: BigInt(p.evidence.maxBytes),
+    },
+    validator: { pubKeyTypes: p.validator.pubKeyTypes },
+    version: { app: BigInt(p.version.app) },
+    abci: { voteExtensionsEnableHeight: BigInt(p.abci.voteExtensionsEnableHeight) },
+  };
+}
+
+// ── shared pieces ──
+
+const eventsToWire = (events: A.AbciEvent[]): W.Event[] => events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ ...a })) }));
+export const eventsFromWire = (events: W.Event[]): A.AbciEvent[] => events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })) }));
+
+function validatorUpdateFromWire(v: W.ValidatorUpdate): A.ValidatorUpdate {
+  return { pubKey: v.pubKey.ed25519 ?? new Uint8Array(0), power: num(v.power) };
+}
+function validatorUpdateToWire(v: A.ValidatorUpdate): W.ValidatorUpdate {
+  return { pubKey: { ed25519: v.pubKey }, power: BigInt(v.power) };
+}
+
+function commitInfoFromWire(c: { round: number; votes: { validator: W.Validator; blockIdFlag: number }[] } | undefined): A.CommitInfo {
+  return { round: c?.round ?? 0, votes: (c?.votes ?? []).map((v) => ({ validatorAddress: v.validator.address, power: num(v.validator.power), blockIdFlag: v.blockIdFlag as A.BlockIDFlag })) };
+}
+export function commitInfoToWire(c: A.CommitInfo): W.CommitInfo {
+  return { round: c.round, votes: c.votes.map((v) => ({ validator: { address: v.validatorAddress, power: BigInt(v.power) }, blockIdFlag: v.blockIdFlag as number as W.VoteInfo['blockIdFlag'] })) };
+}
+
+function misbehaviorFromWire(m: W.Misbehavior[]): A.Misbehavior[] {
+  return m.map((x) => ({
+    type: x.type === 1 ? 'duplicate_vote' : 'light_client_attack',
+    validatorAddress: x.validator.address,
+    height: num(x.height),
+    time: timeFromWire(x.time),
+    totalVotingPower: num(x.totalVotingPower),
+  }));
+}
+
+export const execTxResultToWire = (r: A.ExecTxResult): W.ExecTxResult => ({
+  code: r.code,
+  data: r.data,
+  log: r.log,
+  info: r.info,
+  gasWanted: BigInt(r.gasWanted),
+  gasUsed: BigInt(r.gasUsed),
+  events: eventsToWire(r.events),
+  codespace: r.codespace,
+});
+
+// ── requests: wire → ours ──
+
+export const fromWire = {
+  info: (r: W.RequestInfo): A.RequestInfo => ({ version: r.version, blockVersion: num(r.blockVersion), p2pVersion: num(r.p2pVersion), abciVersion: r.abciVersion }),
+  initChain: (r: W.RequestInitChain): A.RequestInitChain => ({
+    time: timeFromWire(r.time),
+    chainId: r.chainId,
+    consensusParams: paramsFromWire(r.consensusParams) ?? defaultConsensusParams(),
+    validators: r.validators.map(validatorUpdateFromWire),
+    appStateBytes: r.appStateBytes,
+    initialHeight: num(r.initialHeight) || 1,
+  }),
+  query: (r: W.RequestQuery): A.RequestQuery => ({ data: r.data, path: r.path, height: num(r.height), prove: r.prove }),
+  checkTx: (r: W.RequestCheckTx): A.RequestCheckTx => ({ tx: r.tx, type: r.type === 1 ? A.CheckTxType.Recheck : A.CheckTxType.New }),
+  prepareProposal: (r: W.RequestPrepareProposal): A.RequestPrepareProposal => ({
+    maxTxBytes: num(r.maxTxBytes),
+    txs: r.txs,
+    localLastCommit: commitInfoFromWire(r.localLastCommit),
+    misbehavior: misbehaviorFromWire(r.misbehavior),
+    height: num(r.height),
+    time: timeFromWire(r.time),
+    nextValidatorsHash: r.nextValidatorsHash,
+    proposerAddress: r.proposerAddress,
+  }),
+  processProposal: (r: W.RequestProcessProposal): A.RequestProcessProposal => ({
+    txs: r.txs,
+    proposedLastCommit: commitInfoFromWire(r.proposedLastCommit),
+    misbehavior: misbehaviorFromWire(r.misbehavior),
+    hash: r.hash,
+    height: num(r.height),
+    time: timeFromWire(r.time),
+    nextValidatorsHash: r.nextValidatorsHash,
+    proposerAddress: r.proposerAddress,
+  }),
+  finalizeBlock: (r: W.RequestFinalizeBlock): A.RequestFinalizeBlock => ({
+    txs: r.txs,
+    decidedLastCommit: commitInfoFromWire(r.decidedLastCommit),
+    misbehavior: misbehaviorFromWire(r.misbehavior),
+    hash: r.hash,
+    height: num(r.height),
+    time: timeFromWire(r.time),
+    nextValidatorsHash: r.nextValidatorsHash,
+    proposerAddress: r.proposerAddress,
+  }),
+};
+
+// ── responses: ours → wire ──
+
+export const toWire = {
+  info: (r: A.ResponseInfo): W.ResponseInfo => ({
+    data: r.data,
+    version: r.version,
+    appVersion: BigInt(r.appVersion),
+    lastBlockHeight: BigInt(r.lastBlockHeight),
+    lastBlockAppHash: r.lastBlockAppHash,
+  }),
+  initChain: (r: A.ResponseInitChain): W.ResponseInitChain => ({
+    ...(r.consensusParams ? { consensusParams: paramsToWire(r.consensusParams) } : {}),
+    validators: r.validators.map(validatorUpdateToWire),
+    appHash: r.appHash,
+  }),
+  query: (r: A.ResponseQuery): W.ResponseQuery => ({
+    code: r.code,
+    log: r.log,
+    info: r.info,
+    index: BigInt(r.index),
+    key: r.key ?? new Uint8Array(0),
+    value: r.value ?? new Uint8Array(0),
+    ...(r.proofOps ? { proofOps: { ops: r.proofOps.map((o) => ({ type: o.type, key: o.key, data: o.data })) } } : {}),
+    height: BigInt(r.height),
+    codespace: r.codespace,
+  }),
+  checkTx: (r: A.ResponseCheckTx): W.ResponseCheckTx => ({
+    code: r.code,
+    data: r.data,
+    log: r.log,
+    info: r.info,
+    gasWanted: BigInt(r.gasWanted),
+    gasUsed: BigInt(r.gasUsed),
+    events: eventsToWire(r.events),
+    codespace: r.codespace,
+  }),
+  commit: (r: A.ResponseCommit): W.ResponseCommit => ({ retainHeight: BigInt(r.retainHeight) }),
+  prepareProposal: (r: A.ResponsePrepareProposal): W.ResponsePrepareProposal => ({ txs: r.txs }),
+  processProposal: (r: A.ResponseProcessProposal): W.ResponseProcessProposal => ({ status: r.status as number as W.ResponseProcessProposal['status'] }),
+  finalizeBlock: (r: A.ResponseFinalizeBlock): W.ResponseFinalizeBlock => ({
+    events: eventsToWire(r.events),
+    txResults: r.txResults.map(execTxResultToWire),
+    validatorUpdates: r.validatorUpdates.map(validatorUpdateToWire),
+    ...(r.consensusParamUpdates ? { consensusParamUpdates: paramsToWire(r.consensusParamUpdates) } : {}),
+    appHash: r.appHash,
+  }),
+};

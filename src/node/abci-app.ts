@@ -1,0 +1,59 @@
+/**
+ * `chainlet app`: the EVM application of a home, alone, served over the ABCI socket to a real
+ * CometBFT (which then owns consensus, the mempool, blocks and the node RPC). The app's state lives
+ * in `<home>/data/app.db`, apart from the in-process node's database.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import pino, { type Logger } from 'pino';
+import { startAbciServer, type AbciServer } from '../abci-server/server.js';
+import type { AppLevel } from '../app/app-store.js';
+import { createEvmApp } from '../app/evm-app.js';
+import { resolveConfig } from '../config/resolve.js';
+import type { Db } from './chain-core.js';
+
+export const DEFAULT_PROXY_APP = 'tcp://127.0.0.1:26658';
+
+export interface AppServerOptions {
+  home: string;
+  /** `tcp://host:port` or `unix:///path` (CometBFT's `proxy_app`). */
+  address?: string;
+  maxMessageBytes?: number;
+  logger?: Logger;
+}
+
+export interface RunningAppServer extends AbciServer {
+  readonly home: string;
+}
+
+export async function serveAppOverSocket(opts: AppServerOptions): Promise<RunningAppServer> {
+  const config = resolveConfig(opts.home);
+  const logger = opts.logger ?? pino({ level: config.logLevel, name: 'chainlet-app' });
+  const dir = join(opts.home, 'data');
+  mkdirSync(dir, { recursive: true });
+  const db = new ClassicLevel<string, Uint8Array>(join(dir, 'app.db'), { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  await db.open();
+  const app = await createEvmApp({
+    db: db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as AppLevel,
+    logger: logger.child({ module: 'app' }),
+    minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
+  });
+  let server: AbciServer;
+  try {
+    server = await startAbciServer({ app, address: opts.address ?? DEFAULT_PROXY_APP, maxMessageBytes: opts.maxMessageBytes, logger: logger.child({ module: 'abci-server' }) });
+  } catch (err) {
+    await app.close();
+    await db.close();
+    throw err;
+  }
+  return {
+    home: opts.home,
+    address: server.address,
+    async stop() {
+      await server.stop();
+      await app.close();
+      await db.close();
+    },
+  };
+}
