@@ -65,6 +65,7 @@ export class CallExecutor {
   private readonly blocks = new Map<number, Promise<Block>>();
   private readonly blockHashes: ViewBlockHashes;
   private common: Common | undefined;
+  private pending: { key: string; block: Block } | undefined;
 
   constructor(readonly view: EvmView) {
     this.blockHashes = new ViewBlockHashes(view);
@@ -131,8 +132,13 @@ export class CallExecutor {
     return p;
   }
 
+  /** The pending block's environment, kept while its header stays the same (it changes each second at most). */
   private headerBlock(header: PendingHeader): Block {
-    return createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: this.view.common, skipConsensusFormatValidation: true });
+    const key = `${header.number}:${header.timestamp}:${header.coinbase.toString()}:${header.gasLimit}:${header.baseFeePerGas}`;
+    if (this.pending?.key === key) return this.pending.block;
+    const block = createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: this.view.common, skipConsensusFormatValidation: true });
+    this.pending = { key, block };
+    return block;
   }
 
   private async buildBlock(height: number): Promise<Block> {
