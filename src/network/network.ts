@@ -41,7 +41,7 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
   };
   // One routing API for the whole network: the EVM chains start without their own.
   const firstEvm = opts.chains.find((c): c is EvmChainSpec => c.kind === 'evm');
-  const routingWanted = firstEvm !== undefined && resolveConfig(firstEvm.home, firstEvm.config).routing.enable;
+  const routingWanted = firstEvm !== undefined && firstEvm.servers !== false && resolveConfig(firstEvm.home, firstEvm.config).routing.enable;
   const noRouting: DeepPartial<NodeConfig> = { routing: { enable: false } };
   try {
     for (const spec of opts.chains) {
