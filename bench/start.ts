@@ -3,7 +3,7 @@
  *
  *   import      `import('chainlet')` of the built package in a fresh Node process
  *   startNode   `startNode()` (in memory, ports 0) after the import, then `stop()`
- *   cli         `node dist/cli/main.js start` until the first `eth_chainId` answer (as compare.sh)
+ *   cli         `node dist/cli/main.js start` (the bundle) until the first `eth_chainId` answer (as compare.sh)
  *
  * Each is measured in fresh processes (BENCH_RUNS, default 5) and reported as the median; last,
  * one JSON line with every figure. Needs `npm run build` (npm install runs it).

@@ -1,5 +1,5 @@
 /**
- * Tests of the built CLI run `dist/`: rebuild it first when a source file is newer than the build,
+ * Tests of the built CLI run `dist/` (tsc's output, bundled by scripts/bundle.mjs): rebuild it first when a source file is newer than the build,
  * so such a test never checks stale output (on CI, `npm ci`'s prepare has just built it).
  */
 import { execFileSync } from 'node:child_process';
@@ -23,4 +23,5 @@ export default function setup(): void {
   const built = join(root, 'dist', 'cli', 'main.js');
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(root, 'src'))) return;
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
 }

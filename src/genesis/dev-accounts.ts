@@ -2,10 +2,8 @@
  * The standard dev accounts: the BIP-39 mnemonic every local-devnet tool uses, derived at
  * m/44'/60'/0'/0/i, so the keys that Anvil, Hardhat and Foundry print work here unchanged.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak256 } from '../crypto/keccak.js';
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync } from '@scure/bip39';
+import { deriveChild, derivePath, ethAddressOfPrivateKey, masterNode, mnemonicToSeed } from '../crypto/hd-secp256k1.js';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -31,9 +29,7 @@ export function toChecksumAddress(addrHex: string): string {
 }
 
 export function addressFromPrivateKey(priv: Uint8Array): string {
-  const pub = secp256k1.getPublicKey(priv, false).subarray(1);
-  const addr = keccak256(pub).subarray(12);
-  return toChecksumAddress(Buffer.from(addr).toString('hex'));
+  return toChecksumAddress(Buffer.from(ethAddressOfPrivateKey(priv)).toString('hex'));
 }
 
 /** Derives `count` accounts of `mnemonic` (results cached: derivation costs a PBKDF2). */
@@ -41,11 +37,11 @@ export function deriveDevAccounts(count = 10, mnemonic = DEV_MNEMONIC): DevAccou
   const key = `${mnemonic}\n${count}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
+  // The common parent m/44'/60'/0'/0 is derived once; each account is one child step from it.
+  const parent = derivePath(masterNode(mnemonicToSeed(mnemonic)), `m/44'/60'/0'/0`);
   const accounts: DevAccount[] = [];
   for (let i = 0; i < count; i++) {
-    const child = root.derive(`m/44'/60'/0'/0/${i}`);
-    const priv = child.privateKey!;
+    const priv = deriveChild(parent, i).privateKey;
     accounts.push({ index: i, address: addressFromPrivateKey(priv), privateKey: `0x${Buffer.from(priv).toString('hex')}` });
   }
   cache.set(key, accounts);

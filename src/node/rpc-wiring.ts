@@ -5,7 +5,7 @@
  * the node (test/core/layers.test.ts holds that).
  */
 import { createTxFromRLP } from '@ethereumjs/tx';
-import { Address, privateToAddress } from '@ethereumjs/util';
+import { Address } from '@ethereumjs/util';
 import { parseEvmGenesis } from '../app/genesis-state.js';
 import { toHex } from '../crypto/encoding.js';
 import { sha256 } from '../crypto/hash.js';
@@ -157,7 +157,8 @@ export function createEthEnv(node: ChainletNode): EthEnv {
   };
   const signers = node.accounts.map((a): DevSigner => {
     const privateKey = new Uint8Array(Buffer.from(a.privateKey.slice(2), 'hex'));
-    const address = new Address(privateToAddress(privateKey));
+    // The dev accounts carry their address: no public key to compute at start.
+    const address = new Address(Buffer.from(a.address.slice(2), 'hex'));
     return { address, hex: address.toString(), privateKey };
   });
   const logger = node.logger.child({ module: 'eth-rpc' });

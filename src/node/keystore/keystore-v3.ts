@@ -13,8 +13,8 @@ import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak256 } from '../../crypto/keccak.js';
-import { privateToAddress } from '@ethereumjs/util';
 import { DecryptError, KeyFileError } from './errors.js';
+import { ethAddressOfPrivateKey } from '../../crypto/hd-secp256k1.js';
 
 export interface ScryptParams {
   n: number;
@@ -59,7 +59,7 @@ export async function encryptKey(privateKey: Uint8Array, password: string, cost:
   const cipher = createCipheriv('aes-128-ctr', dk.subarray(0, 16), iv);
   const ciphertext = Buffer.concat([cipher.update(privateKey), cipher.final()]);
   return {
-    address: Buffer.from(privateToAddress(privateKey)).toString('hex'),
+    address: Buffer.from(ethAddressOfPrivateKey(privateKey)).toString('hex'),
     crypto: {
       cipher: 'aes-128-ctr',
       ciphertext: ciphertext.toString('hex'),

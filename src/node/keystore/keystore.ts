@@ -7,9 +7,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { privateToAddress } from '@ethereumjs/util';
 import { AccountExistsError, InvalidPrivateKeyError, LockedError, NoKeyError } from './errors.js';
 import { decryptKey, encryptKey, LIGHT_SCRYPT, parseKeyFile, type KeyFileV3, type ScryptCost } from './keystore-v3.js';
+import { ethAddressOfPrivateKey } from '../../crypto/hd-secp256k1.js';
 
 export interface KeystoreOptions {
   /** Folder of the key files; undefined = in memory only. */
@@ -148,5 +148,5 @@ export function keyFileName(address: string, now = new Date()): string {
 }
 
 function addressOf(privateKey: Uint8Array): string {
-  return `0x${Buffer.from(privateToAddress(privateKey)).toString('hex')}`;
+  return `0x${Buffer.from(ethAddressOfPrivateKey(privateKey)).toString('hex')}`;
 }
