@@ -188,3 +188,101 @@ export const toWire = {
     appHash: r.appHash,
   }),
 };
+
+// ── the client side (a consensus engine driving a remote app): requests ours → wire, responses wire → ours ──
+
+function misbehaviorToWire(m: A.Misbehavior[]): W.Misbehavior[] {
+  return m.map((x) => ({
+    type: x.type === 'duplicate_vote' ? 1 : 2,
+    validator: { address: x.validatorAddress, power: 0n },
+    height: BigInt(x.height),
+    time: timeToWire(x.time),
+    totalVotingPower: BigInt(x.totalVotingPower),
+  }));
+}
+
+export const requestToWire = {
+  info: (r: A.RequestInfo): W.RequestInfo => ({ version: r.version, blockVersion: BigInt(r.blockVersion), p2pVersion: BigInt(r.p2pVersion), abciVersion: r.abciVersion }),
+  initChain: (r: A.RequestInitChain): W.RequestInitChain => ({
+    time: timeToWire(r.time),
+    chainId: r.chainId,
+    consensusParams: paramsToWire(r.consensusParams),
+    validators: r.validators.map(validatorUpdateToWire),
+    appStateBytes: r.appStateBytes,
+    initialHeight: BigInt(r.initialHeight),
+  }),
+  query: (r: A.RequestQuery): W.RequestQuery => ({ data: r.data, path: r.path, height: BigInt(r.height), prove: r.prove }),
+  checkTx: (r: A.RequestCheckTx): W.RequestCheckTx => ({ tx: r.tx, type: r.type === A.CheckTxType.Recheck ? 1 : 0 }),
+  prepareProposal: (r: A.RequestPrepareProposal): W.RequestPrepareProposal => ({
+    maxTxBytes: BigInt(r.maxTxBytes),
+    txs: r.txs,
+    localLastCommit: { round: r.localLastCommit.round, votes: r.localLastCommit.votes.map((v) => ({ validator: { address: v.validatorAddress, power: BigInt(v.power) }, voteExtension: new Uint8Array(0), extensionSignature: new Uint8Array(0), blockIdFlag: v.blockIdFlag as number as W.VoteInfo['blockIdFlag'] })) },
+    misbehavior: misbehaviorToWire(r.misbehavior),
+    height: BigInt(r.height),
+    time: timeToWire(r.time),
+    nextValidatorsHash: r.nextValidatorsHash,
+    proposerAddress: r.proposerAddress,
+  }),
+  processProposal: (r: A.RequestProcessProposal): W.RequestProcessProposal => ({
+    txs: r.txs,
+    proposedLastCommit: commitInfoToWire(r.proposedLastCommit),
+    misbehavior: misbehaviorToWire(r.misbehavior),
+    hash: r.hash,
+    height: BigInt(r.height),
+    time: timeToWire(r.time),
+    nextValidatorsHash: r.nextValidatorsHash,
+    proposerAddress: r.proposerAddress,
+  }),
+  finalizeBlock: (r: A.RequestFinalizeBlock): W.RequestFinalizeBlock => ({
+    txs: r.txs,
+    decidedLastCommit: commitInfoToWire(r.decidedLastCommit),
+    misbehavior: misbehaviorToWire(r.misbehavior),
+    hash: r.hash,
+    height: BigInt(r.height),
+    time: timeToWire(r.time),
+    nextValidatorsHash: r.nextValidatorsHash,
+    proposerAddress: r.proposerAddress,
+  }),
+};
+
+const execTxResultFromWire = (r: W.ExecTxResult): A.ExecTxResult => ({
+  code: r.code,
+  data: r.data,
+  log: r.log,
+  info: r.info,
+  gasWanted: num(r.gasWanted),
+  gasUsed: num(r.gasUsed),
+  events: eventsFromWire(r.events),
+  codespace: r.codespace,
+});
+
+export const responseFromWire = {
+  info: (r: W.ResponseInfo): A.ResponseInfo => ({ data: r.data, version: r.version, appVersion: num(r.appVersion), lastBlockHeight: num(r.lastBlockHeight), lastBlockAppHash: r.lastBlockAppHash }),
+  initChain: (r: W.ResponseInitChain): A.ResponseInitChain => ({
+    ...(r.consensusParams ? { consensusParams: paramsFromWire(r.consensusParams) } : {}),
+    validators: r.validators.map(validatorUpdateFromWire),
+    appHash: r.appHash,
+  }),
+  query: (r: W.ResponseQuery): A.ResponseQuery => ({
+    code: r.code,
+    log: r.log,
+    info: r.info,
+    index: num(r.index),
+    key: r.key,
+    value: r.value,
+    proofOps: r.proofOps ? r.proofOps.ops.map((o) => ({ type: o.type, key: o.key, data: o.data })) : null,
+    height: num(r.height),
+    codespace: r.codespace,
+  }),
+  checkTx: (r: W.ResponseCheckTx): A.ResponseCheckTx => ({ code: r.code, data: r.data, log: r.log, info: r.info, gasWanted: num(r.gasWanted), gasUsed: num(r.gasUsed), events: eventsFromWire(r.events), codespace: r.codespace }),
+  commit: (r: W.ResponseCommit): A.ResponseCommit => ({ retainHeight: num(r.retainHeight) }),
+  prepareProposal: (r: W.ResponsePrepareProposal): A.ResponsePrepareProposal => ({ txs: r.txs }),
+  processProposal: (r: W.ResponseProcessProposal): A.ResponseProcessProposal => ({ status: r.status as number as A.ProposalStatus }),
+  finalizeBlock: (r: W.ResponseFinalizeBlock): A.ResponseFinalizeBlock => ({
+    events: eventsFromWire(r.events),
+    txResults: r.txResults.map(execTxResultFromWire),
+    validatorUpdates: r.validatorUpdates.map(validatorUpdateFromWire),
+    ...(r.consensusParamUpdates ? { consensusParamUpdates: paramsFromWire(r.consensusParamUpdates) } : {}),
+    appHash: r.appHash,
+  }),
+};

@@ -18,6 +18,7 @@ import { describeStartError } from './start-errors.js';
 import { addNodeOptions, planFromOptions } from './node-options.js';
 import { registerKeysCommand } from './keys.js';
 import { registerAppCommand } from './app-command.js';
+import { registerRpcCommand } from './rpc-command.js';
 
 const program = new Command();
 program.name('chainlet').description('A complete chain node in one Node.js process: CometBFT RPC, Ethereum JSON-RPC and a routing API over an EVM app.');
@@ -112,5 +113,6 @@ function fail(msg: string): never {
 
 registerKeysCommand(program);
 registerAppCommand(program, fail);
+registerRpcCommand(program, fail);
 
 await program.parseAsync(process.argv);

@@ -19,7 +19,7 @@ import type {
   ResponseQuery,
   ValidatorUpdate,
 } from '../abci/types.js';
-import { toBase64 } from '../crypto/encoding.js';
+import { fromBase64, toBase64 } from '../crypto/encoding.js';
 import { b64OrNull, encodeConsensusParams, i64, type ConsensusParamsJson } from './comet-json.js';
 
 export interface EventAttributeJson {
@@ -107,6 +107,20 @@ export function encodeExecTxResult(r: ExecTxResult): ExecTxResultJson {
     gas_used: i64(r.gasUsed),
     events: r.events.map(encodeEventPb),
     codespace: r.codespace,
+  };
+}
+
+/** jsonpb ExecTxResult / ResponseCheckTx → ours (a CometBFT RPC answer read by a client). */
+export function decodeExecTxResult(j: ExecTxResultJson): ExecTxResult {
+  return {
+    code: j.code ?? 0,
+    data: j.data ? fromBase64(j.data) : new Uint8Array(0),
+    log: j.log ?? '',
+    info: j.info ?? '',
+    gasWanted: Number(j.gas_wanted ?? 0),
+    gasUsed: Number(j.gas_used ?? 0),
+    events: (j.events ?? []).map((e) => ({ type: e.type, attributes: (e.attributes ?? []).map((a) => ({ key: a.key, value: a.value, index: a.index })) })),
+    codespace: j.codespace ?? '',
   };
 }
 

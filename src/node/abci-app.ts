@@ -9,7 +9,8 @@ import { ClassicLevel } from 'classic-level';
 import pino, { type Logger } from 'pino';
 import { startAbciServer, type AbciServer } from '../abci-server/server.js';
 import type { AppLevel } from '../app/app-store.js';
-import { createEvmApp } from '../app/evm-app.js';
+import { createEvmApp, type EvmApp } from '../app/evm-app.js';
+import type { NodeConfig } from '../config/types.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { Db } from './chain-core.js';
 
@@ -27,10 +28,14 @@ export interface RunningAppServer extends AbciServer {
   readonly home: string;
 }
 
-export async function serveAppOverSocket(opts: AppServerOptions): Promise<RunningAppServer> {
-  const config = resolveConfig(opts.home);
-  const logger = opts.logger ?? pino({ level: config.logLevel, name: 'chainlet-app' });
-  const dir = join(opts.home, 'data');
+export interface HomeApp {
+  readonly app: EvmApp;
+  close(): Promise<void>;
+}
+
+/** The EVM app of a home on `<home>/data/app.db` (one process at a time: LevelDB locks it). */
+export async function openHomeApp(home: string, config: NodeConfig, logger: Logger): Promise<HomeApp> {
+  const dir = join(home, 'data');
   mkdirSync(dir, { recursive: true });
   const db = new ClassicLevel<string, Uint8Array>(join(dir, 'app.db'), { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   await db.open();
@@ -39,21 +44,36 @@ export async function serveAppOverSocket(opts: AppServerOptions): Promise<Runnin
     logger: logger.child({ module: 'app' }),
     minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
   });
-  let server: AbciServer;
+  return {
+    app,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+/** Serves `app` on `address` (CometBFT's proxy_app); `onStop` runs after the server closes. */
+export async function serveApp(app: HomeApp, opts: { address?: string; maxMessageBytes?: number; logger: Logger }): Promise<AbciServer> {
   try {
-    server = await startAbciServer({ app, address: opts.address ?? DEFAULT_PROXY_APP, maxMessageBytes: opts.maxMessageBytes, logger: logger.child({ module: 'abci-server' }) });
+    return await startAbciServer({ app: app.app, address: opts.address ?? DEFAULT_PROXY_APP, maxMessageBytes: opts.maxMessageBytes, logger: opts.logger.child({ module: 'abci-server' }) });
   } catch (err) {
     await app.close();
-    await db.close();
     throw err;
   }
+}
+
+export async function serveAppOverSocket(opts: AppServerOptions): Promise<RunningAppServer> {
+  const config = resolveConfig(opts.home);
+  const logger = opts.logger ?? pino({ level: config.logLevel, name: 'chainlet-app' });
+  const homeApp = await openHomeApp(opts.home, config, logger);
+  const server = await serveApp(homeApp, { address: opts.address, maxMessageBytes: opts.maxMessageBytes, logger });
   return {
     home: opts.home,
     address: server.address,
     async stop() {
       await server.stop();
-      await app.close();
-      await db.close();
+      await homeApp.close();
     },
   };
 }

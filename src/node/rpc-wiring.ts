@@ -5,7 +5,7 @@
  * the node (test/core/layers.test.ts holds that).
  */
 import { createTxFromRLP } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Address, createZeroAddress } from '@ethereumjs/util';
 import { parseEvmGenesis } from '../app/genesis-state.js';
 import { toHex } from '../crypto/encoding.js';
 import { sha256 } from '../crypto/hash.js';
@@ -23,7 +23,7 @@ import { providerForService, type Eip1193Provider } from '../rpc/eth/provider.js
 import { startEthServer, type RunningEthRpc } from '../rpc/eth/server.js';
 import { newEthService, type EthService } from '../rpc/eth/service.js';
 import { getApiKeyStore } from '../rpc/routing/api-keys.js';
-import { chainNameOf, outcomeOf, type EthTxSummary, type HostedChain, type RoutingChain, type RoutingEnv } from '../rpc/routing/env.js';
+import { chainNameOf, outcomeOf, type BlockSummary, type EthTxSummary, type HostedChain, type PooledTx, type RoutingChain, type RoutingEnv } from '../rpc/routing/env.js';
 import { ethermintFace, ethermintRecords } from '../rpc/routing/chains.js';
 import type { TxOutcome } from '../rpc/routing/tx-status.js';
 import { readErc20 } from '../rpc/routing/erc20-read.js';
@@ -32,6 +32,14 @@ import { monotonicMs } from '../rpc/routing/token-bucket.js';
 import { formatRfc3339Nano } from '../types/time.js';
 import type { AppConnMempool, AppConnQuery } from '../abci/application.js';
 import type { ChainletNode, NodeInternals } from './node.js';
+import type { Common } from '@ethereumjs/common';
+import type { Logger } from 'pino';
+import type { ExecTxResult, ResponseCheckTx } from '../abci/types.js';
+import type { EvmView } from '../app/evm-view.js';
+import type { JsonRpcConfig } from '../config/types.js';
+import type { DevAccount } from '../genesis/dev-accounts.js';
+import type { GenesisDoc } from '../genesis/genesis-doc.js';
+import type { Timestamp } from '../types/time.js';
 
 // ─────────────────────────────── CometBFT RPC ───────────────────────────────
 
@@ -132,36 +140,66 @@ export function createEip1193Provider(node: ChainletNode): Eip1193Provider {
 }
 
 export function createEthEnv(node: ChainletNode): EthEnv {
-  const maxGas = node.genesis.consensusParams.block.maxGas;
-  const view = new GenesisAwareView(node.internals.app.evm, {
-    timestamp: BigInt(node.genesis.genesisTime.seconds),
+  const mempool = node.internals.mempool;
+  const consensus = node.internals.consensus;
+  return ethEnvOf({
+    view: node.internals.app.evm,
+    genesis: node.genesis,
+    config: node.config.jsonRpc,
+    devnet: node.config.evm.devnet,
+    txpool: (common) => ({
+      submit: (raw) => mempool.checkTx(raw),
+      pendingNonce: (sender) => mempool.pendingNonce(sender.toLowerCase()),
+      pending(ethHash) {
+        const t = mempool.get(ethHash);
+        if (t === undefined || t.ethHash === undefined) return undefined;
+        return { tx: createTxFromRLP(t.tx, { common }), sender: new Address(Buffer.from(t.sender.slice(2), 'hex')), hash: t.ethHash };
+      },
+      content: () => mempool.content(),
+      onNewTx(listener) {
+        return mempool.onNewTx((t) => {
+          if (t.ethHash !== undefined) listener(t.ethHash);
+        });
+      },
+    }),
+    accounts: node.accounts,
+    logger: node.logger,
+    namespaces: createNamespaceServices(node),
+    nextBlock: () => ({ time: consensus.pendingBlockTime(), proposer: consensus.nextProposer() }),
+  });
+}
+
+/** What an Ethereum JSON-RPC environment is built from: an EVM chain's view and where its txs go. */
+export interface EthEnvParts {
+  /** The app's view (app.evm). */
+  view: EvmView;
+  genesis: Pick<GenesisDoc, 'genesisTime' | 'consensusParams'>;
+  config: JsonRpcConfig;
+  devnet: boolean;
+  /** The tx pool, given the view's Common (to decode pending txs). */
+  txpool: (common: Common) => EthTxPool;
+  /** Accounts whose keys this server holds (eth_accounts, eth_sendTransaction). */
+  accounts: readonly DevAccount[];
+  logger: Logger;
+  namespaces?: NamespaceServices;
+  /** Time and proposer of the next block (the `pending` block of calls). */
+  nextBlock: () => { time: Timestamp; proposer: Uint8Array | undefined };
+}
+
+export function ethEnvOf(parts: EthEnvParts): EthEnv {
+  const maxGas = parts.genesis.consensusParams.block.maxGas;
+  const view = new GenesisAwareView(parts.view, {
+    timestamp: BigInt(parts.genesis.genesisTime.seconds),
     gasLimit: maxGas < 0 ? 4_294_967_295n : BigInt(maxGas),
   });
-  const mempool = node.internals.mempool;
-  const config = node.config.jsonRpc;
-  const common = view.common;
-  const txpool: EthTxPool = {
-    submit: (raw) => mempool.checkTx(raw),
-    pendingNonce: (sender) => mempool.pendingNonce(sender.toLowerCase()),
-    pending(ethHash) {
-      const t = mempool.get(ethHash);
-      if (t === undefined || t.ethHash === undefined) return undefined;
-      return { tx: createTxFromRLP(t.tx, { common }), sender: new Address(Buffer.from(t.sender.slice(2), 'hex')), hash: t.ethHash };
-    },
-    content: () => mempool.content(),
-    onNewTx(listener) {
-      return mempool.onNewTx((t) => {
-        if (t.ethHash !== undefined) listener(t.ethHash);
-      });
-    },
-  };
-  const signers = node.accounts.map((a): DevSigner => {
+  const config = parts.config;
+  const txpool = parts.txpool(view.common);
+  const signers = parts.accounts.map((a): DevSigner => {
     const privateKey = new Uint8Array(Buffer.from(a.privateKey.slice(2), 'hex'));
     // The dev accounts carry their address: no public key to compute at start.
     const address = new Address(Buffer.from(a.address.slice(2), 'hex'));
     return { address, hex: address.toString(), privateKey };
   });
-  const logger = node.logger.child({ module: 'eth-rpc' });
   return {
     chainId: view.chainId,
     config,
@@ -170,16 +208,19 @@ export function createEthEnv(node: ChainletNode): EthEnv {
     signers,
     calls: new CallService(new CallExecutor(view), { gasCap: config.gasCap, timeoutMs: config.evmTimeoutMs }),
     filters: new FilterRegistry(view, txpool, { timeoutMs: config.filterTimeoutMs, cap: config.filterCap }),
-    clientVersion: clientVersion(config, node.config.evm.devnet),
-    logger,
-    namespaces: createNamespaceServices(node),
-    pendingHeader: () => ({
-      number: BigInt(view.latestHeight() + 1),
-      timestamp: BigInt(node.internals.consensus.pendingBlockTime().seconds),
-      coinbase: view.coinbaseOverride ?? new Address(Uint8Array.from(node.internals.consensus.nextProposer())),
-      gasLimit: view.nextGasLimit(),
-      baseFeePerGas: view.nextBaseFee(),
-    }),
+    clientVersion: clientVersion(config, parts.devnet),
+    logger: parts.logger.child({ module: 'eth-rpc' }),
+    namespaces: parts.namespaces,
+    pendingHeader: () => {
+      const next = parts.nextBlock();
+      return {
+        number: BigInt(view.latestHeight() + 1),
+        timestamp: BigInt(next.time.seconds),
+        coinbase: view.coinbaseOverride ?? (next.proposer ? new Address(Uint8Array.from(next.proposer)) : createZeroAddress()),
+        gasLimit: view.nextGasLimit(),
+        baseFeePerGas: view.nextBaseFee(),
+      };
+    },
   };
 }
 
@@ -237,12 +278,47 @@ export function networkRoutingEnv(host: ChainletNode, nodes: readonly ChainletNo
 /** The routing adapter of an EVM chain (its Cosmos and EVM faces). */
 export function evmRoutingChain(node: ChainletNode): RoutingChain {
   const { app, mempool, txIndexer, blockStore } = node.internals;
+  return evmRoutingChainOf({
+    chainId: node.chainId,
+    evmChainId: node.evmChainId,
+    appState: node.genesis.appState,
+    app,
+    checkTx: (tx) => mempool.checkTx(tx),
+    pooledTx(hash) {
+      const t = mempool.get(hash);
+      return t && { tx: t.tx, cometHash: t.hash, ethHash: t.ethHash, sender: t.sender, nonce: t.nonce };
+    },
+    indexedTx: txIndexer ? (hash) => txIndexer.get(hash) : undefined,
+    async block(height) {
+      const meta = await blockStore.loadBlockMeta(height);
+      if (!meta) return undefined;
+      return { height, hash: meta.blockId.hash, time: formatRfc3339Nano(meta.header.time), numTxs: meta.numTxs, proposer: meta.header.proposerAddress };
+    },
+  });
+}
+
+/** What the routing adapter of an EVM chain is built from: its app and where its txs and blocks are. */
+export interface EvmRoutingParts {
+  chainId: string;
+  evmChainId: number;
+  /** The genesis app_state (display denom, decimals). */
+  appState: unknown;
+  app: AppConnQuery & { readonly evm: EvmView };
+  checkTx(tx: Uint8Array): Promise<ResponseCheckTx>;
+  pooledTx(hash: Uint8Array): PooledTx | undefined;
+  /** A committed tx by its CometBFT hash; undefined: the chain indexes no txs. */
+  indexedTx: ((cometHash: Uint8Array) => Promise<{ tx: Uint8Array; height: number; index: number; result: ExecTxResult } | undefined>) | undefined;
+  block(height: number): Promise<BlockSummary | undefined>;
+}
+
+export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
+  const { app } = parts;
   const evm = app.evm;
-  const genesis = parseEvmGenesis(node.genesis.appState);
-  const name = chainNameOf(node.chainId);
+  const genesis = parseEvmGenesis(parts.appState);
+  const name = chainNameOf(parts.chainId);
   const chain: HostedChain = Object.freeze({
-    cosmosChainId: node.chainId,
-    evmChainId: String(node.evmChainId),
+    cosmosChainId: parts.chainId,
+    evmChainId: String(parts.evmChainId),
     chainName: name,
     prettyName: name.charAt(0).toUpperCase() + name.slice(1),
     bech32Prefix: evm.bech32Prefix,
@@ -298,10 +374,11 @@ export function evmRoutingChain(node: ChainletNode): RoutingChain {
       return readErc20(evm.common, state, contract, holder, denom);
     },
 
-    checkTx: (tx) => mempool.checkTx(tx),
+    checkTx: (tx) => parts.checkTx(tx),
 
     async findTx(hash) {
-      const indexed = txIndexer ? await txIndexer.get(hash) : undefined;
+      const txIndexer = parts.indexedTx;
+      const indexed = txIndexer ? await txIndexer(hash) : undefined;
       if (indexed) {
         const ethHash = keccak256(indexed.tx);
         const d = await ethDetails(ethHash);
@@ -319,22 +396,14 @@ export function evmRoutingChain(node: ChainletNode): RoutingChain {
       const d = await ethDetails(hash);
       if (!d) return undefined;
       const cometHash = sha256(d.raw);
-      const byComet = txIndexer ? await txIndexer.get(cometHash) : undefined;
+      const byComet = txIndexer ? await txIndexer(cometHash) : undefined;
       // With an indexer, a block the EVM view knows but the indexer does not yet is "result pending".
       const outcome = byComet ? outcomeOf(byComet.result) : txIndexer ? undefined : await receiptOutcome(d.height, hash);
       return { tx: d.raw, cometHash, ethHash: hash, height: byComet?.height ?? d.height, index: byComet?.index ?? d.index, outcome, result: byComet?.result, eth: d.eth };
     },
 
-    pooledTx(hash) {
-      const t = mempool.get(hash);
-      return t && { tx: t.tx, cometHash: t.hash, ethHash: t.ethHash, sender: t.sender, nonce: t.nonce };
-    },
-
-    async block(height) {
-      const meta = await blockStore.loadBlockMeta(height);
-      if (!meta) return undefined;
-      return { height, hash: meta.blockId.hash, time: formatRfc3339Nano(meta.header.time), numTxs: meta.numTxs, proposer: meta.header.proposerAddress };
-    },
+    pooledTx: (hash) => parts.pooledTx(hash),
+    block: (height) => parts.block(height),
   };
   return adapter;
 }

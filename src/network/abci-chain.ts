@@ -1,0 +1,102 @@
+/**
+ * A chain whose application is any ABCI `Application`: the engine, mempool, stores (in memory) and
+ * CometBFT RPC of this project around it. With a socket application (src/abci-server/socket-client.ts)
+ * this is what a CometBFT node is to its `proxy_app`; the kvstore chain is one with an in-process app.
+ */
+import { MemoryLevel } from 'memory-level';
+import pino, { type Logger } from 'pino';
+import type { Application } from '../abci/application.js';
+import type { ResponseCheckTx } from '../abci/types.js';
+import { defaultConfig, mergeConfig } from '../config/defaults.js';
+import type { DeepPartial, NodeConfig } from '../config/types.js';
+import type { Ed25519Key } from '../crypto/ed25519.js';
+import type { Subscription } from '../events/subscription.js';
+import type { GenesisDoc } from '../genesis/genesis-doc.js';
+import type { CometRpcServer } from '../rpc/comet/server.js';
+import { VERSION } from '../version.js';
+import { buildConsensusCore, openChainStores, startProduction, type Db } from '../node/chain-core.js';
+import { startCometRpc } from '../node/rpc-wiring.js';
+import type { Timestamp } from '../types/time.js';
+
+export interface AbciChainOptions<App extends Application> {
+  app: App;
+  genesis: GenesisDoc;
+  /** Keys of the in-process validators (genesis order). */
+  validatorKeys: Ed25519Key[];
+  /** Defaults, then these: `[rpc]`, `[consensus]`, `[mempool]`…; `rpc.laddr` '' starts no RPC server. */
+  config?: DeepPartial<NodeConfig>;
+  logger?: Logger;
+  /** Called last at stop (the app's own close). */
+  closeApp?: () => Promise<void> | void;
+}
+
+export interface AbciChain<App extends Application = Application> {
+  readonly chainId: string;
+  readonly genesis: GenesisDoc;
+  readonly urls: { rpc?: string; rpcWs?: string };
+  readonly height: number;
+  broadcastTx(tx: Uint8Array): Promise<ResponseCheckTx>;
+  mine(n?: number, opts?: { timestamp?: Timestamp }): Promise<number[]>;
+  subscribe(query: string, subscriber?: string): Subscription;
+  waitForHeight(height: number): Promise<void>;
+  readonly app: App;
+  stop(): Promise<void>;
+}
+
+let chains = 0;
+
+export async function startAbciChain<App extends Application>(o: AbciChainOptions<App>): Promise<AbciChain<App>> {
+  const { app, genesis } = o;
+  const chainId = genesis.chainId;
+  const config = mergeConfig(defaultConfig(), o.config);
+  const id = ++chains;
+  const logger = o.logger ?? pino({ level: config.logLevel === 'info' ? 'silent' : config.logLevel, name: `chainlet-${chainId}-${id}` });
+  const moduleLogger = (module: string) => logger.child({ module });
+
+  const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  await db.open();
+  const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  const stores = await openChainStores(sub, config);
+  const core = await buildConsensusCore({ app, stores, genesis, validatorKeys: o.validatorKeys, config, logger, moduleLogger, appVersion: VERSION });
+  await startProduction(core);
+  const { consensus, mempool, eventBus, indexer, validators } = core;
+
+  const internals = { app, mempool, eventBus, blockStore: stores.blockStore, stateStore: stores.stateStore, txIndexer: stores.txIndexer, blockIndexer: stores.blockIndexer, consensus, validators, nodeKey: undefined };
+  let rpc: CometRpcServer | undefined;
+  let stopped = false;
+  let localSubscriptions = 0;
+  const chain: AbciChain<App> = {
+    chainId,
+    genesis,
+    get urls() {
+      return rpc ? { rpc: rpc.url, rpcWs: rpc.wsUrl } : {};
+    },
+    get height() {
+      return consensus.height;
+    },
+    broadcastTx: (tx) => mempool.checkTx(tx),
+    mine: (n, opts) => consensus.mine(n, opts),
+    subscribe: (query, subscriber = `${chainId}-local-${++localSubscriptions}`) => eventBus.subscribe(subscriber, query),
+    waitForHeight: (h) => consensus.waitForHeight(h),
+    app,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await rpc?.stop();
+      await consensus.stop();
+      await indexer.flush().catch((err: unknown) => logger.error({ err }, 'indexing failed'));
+      eventBus.close();
+      await o.closeApp?.();
+      await db.close();
+    },
+  };
+  if (config.rpc.laddr !== '') {
+    try {
+      rpc = await startCometRpc({ chainId, genesis, config, logger, internals });
+    } catch (err) {
+      await chain.stop();
+      throw err;
+    }
+  }
+  return chain;
+}

@@ -1,0 +1,91 @@
+/**
+ * `chainlet rpc` as a user runs it: the built CLI serves a home's app on the ABCI socket and the
+ * Ethereum JSON-RPC and routing API beside it. A consensus engine of this project stands in for
+ * CometBFT and drives the app through the printed proxy_app address; bad flags and an unreachable
+ * CometBFT get one clear line, never a crash.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectSocketApp } from '../../src/abci-server/socket-client.js';
+import { loadHome } from '../../src/genesis/home.js';
+import { startAbciChain } from '../../src/network/abci-chain.js';
+import { signEthTransfer, DEV_ADDRESS_0, DEV_KEY_0, DEV_ADDRESS_1 } from '../../src/app/fixtures/signed-txs.js';
+
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const homes: string[] = [];
+const children: ChildProcess[] = [];
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
+
+function newHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'chainlet-rpc-cli-'));
+  homes.push(home);
+  expect(run('init', '--home', home).status).toBe(0);
+  return home;
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return (await r.json()) as { result?: unknown; error?: { code: number; message: string } };
+}
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const h of homes) rmSync(h, { recursive: true, force: true });
+});
+
+describe('chainlet rpc (built CLI)', () => {
+  it('serves the app to a consensus engine over the printed proxy_app and answers eth_* from what it committed', async () => {
+    const home = newHome();
+    const child = spawn(process.execPath, [bin, 'rpc', '--home', home, '--comet', 'http://127.0.0.1:9', '--proxy-app', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d));
+    for (let i = 0; i < 500 && !out.includes('Ctrl-C to stop'); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(out).toContain('Ctrl-C to stop');
+    const abci = /ABCI app \(proxy_app\)\s+(\S+)/.exec(out)![1]!;
+    const eth = /Ethereum JSON-RPC\s+(http:\/\/\S+)/.exec(out)![1]!;
+    expect(/routing API\s+(http:\/\/\S+)/.exec(out)).not.toBeNull();
+
+    const app = await connectSocketApp(abci);
+    const h = loadHome(home);
+    const chain = await startAbciChain({ app, genesis: h.genesis, validatorKeys: h.validatorKeys, config: { rpc: { laddr: '' }, consensus: { mode: 'manual' } }, logger: pino({ level: 'silent' }), closeApp: () => app.close() });
+    try {
+      await chain.broadcastTx(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1234n, { nonce: 0n }));
+      await chain.mine(1);
+      expect((await rpc(eth, 'eth_blockNumber')).result).toBe('0x2');
+      expect((await rpc(eth, 'eth_getTransactionCount', [DEV_ADDRESS_0, 'latest'])).result).toBe('0x1');
+      const before = BigInt((await rpc(eth, 'eth_getBalance', [DEV_ADDRESS_1, '0x1'])).result as string);
+      const after = BigInt((await rpc(eth, 'eth_getBalance', [DEV_ADDRESS_1, 'latest'])).result as string);
+      expect(after - before).toBe(1234n);
+      // The CometBFT given by --comet is not there: a send answers a JSON-RPC error naming it.
+      const refused = await rpc(eth, 'eth_sendRawTransaction', [`0x${Buffer.from(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 1n })).toString('hex')}`]);
+      expect(refused.error?.message).toMatch(/cannot reach CometBFT at http:\/\/127\.0\.0\.1:9/);
+    } finally {
+      await chain.stop();
+    }
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(code).toBe(0);
+  });
+
+  it('refuses bad flags with one line and exit code 1', () => {
+    const home = newHome();
+    const noHome = run('rpc', '--comet', 'http://127.0.0.1:26657');
+    expect(noHome.status).toBe(1);
+    expect(noHome.stderr).toMatch(/chainlet rpc needs --home/);
+    const badComet = run('rpc', '--home', home, '--comet', 'localhost:26657');
+    expect(badComet.status).toBe(1);
+    expect(badComet.stderr).toMatch(/invalid value "localhost:26657" for --comet/);
+    const noComet = run('rpc', '--home', home);
+    expect(noComet.status).toBe(1);
+    expect(noComet.stderr).toMatch(/--comet/);
+    const personal = run('rpc', '--home', home, '--comet', 'http://127.0.0.1:26657', '--proxy-app', 'tcp://127.0.0.1:0', '--json-rpc.api', 'eth,personal');
+    expect(personal.status).toBe(1);
+    expect(personal.stderr).toMatch(/cannot serve the personal namespace/);
+  });
+});
