@@ -10,14 +10,22 @@ import pino, { type Logger } from 'pino';
 import { startAbciServer, type AbciServer } from '../abci-server/server.js';
 import type { AppLevel } from '../app/app-store.js';
 import { createEvmApp, type EvmApp } from '../app/evm-app.js';
+import type { Application } from '../abci/application.js';
+import { KvStoreApp } from '../apps/kvstore/kvstore-app.js';
 import type { NodeConfig } from '../config/types.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { Db } from './chain-core.js';
 
 export const DEFAULT_PROXY_APP = 'tcp://127.0.0.1:26658';
 
+/** The applications `chainlet app` can serve: the EVM app, and CometBFT's kvstore example (issue-7 chains). */
+export const APP_KINDS = ['evm', 'kvstore'] as const;
+export type AppKind = (typeof APP_KINDS)[number];
+
 export interface AppServerOptions {
   home: string;
+  /** Default 'evm'. */
+  app?: AppKind;
   /** `tcp://host:port` or `unix:///path` (CometBFT's `proxy_app`). */
   address?: string;
   maxMessageBytes?: number;
@@ -28,9 +36,25 @@ export interface RunningAppServer extends AbciServer {
   readonly home: string;
 }
 
-export interface HomeApp {
-  readonly app: EvmApp;
+export interface HomeApp<App extends Application = EvmApp> {
+  readonly app: App;
   close(): Promise<void>;
+}
+
+/** The kvstore example app on `<home>/data/kvstore.db`. */
+export async function openHomeKvStore(home: string): Promise<HomeApp<KvStoreApp>> {
+  const dir = join(home, 'data');
+  mkdirSync(dir, { recursive: true });
+  const db = new ClassicLevel<string, Uint8Array>(join(dir, 'kvstore.db'), { keyEncoding: 'utf8', valueEncoding: 'view' });
+  await db.open();
+  const app = await KvStoreApp.open(db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db);
+  return {
+    app,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
 }
 
 /** The EVM app of a home on `<home>/data/app.db` (one process at a time: LevelDB locks it). */
@@ -54,7 +78,7 @@ export async function openHomeApp(home: string, config: NodeConfig, logger: Logg
 }
 
 /** Serves `app` on `address` (CometBFT's proxy_app); `onStop` runs after the server closes. */
-export async function serveApp(app: HomeApp, opts: { address?: string; maxMessageBytes?: number; logger: Logger }): Promise<AbciServer> {
+export async function serveApp(app: HomeApp<Application>, opts: { address?: string; maxMessageBytes?: number; logger: Logger }): Promise<AbciServer> {
   try {
     return await startAbciServer({ app: app.app, address: opts.address ?? DEFAULT_PROXY_APP, maxMessageBytes: opts.maxMessageBytes, logger: opts.logger.child({ module: 'abci-server' }) });
   } catch (err) {
@@ -66,7 +90,7 @@ export async function serveApp(app: HomeApp, opts: { address?: string; maxMessag
 export async function serveAppOverSocket(opts: AppServerOptions): Promise<RunningAppServer> {
   const config = resolveConfig(opts.home);
   const logger = opts.logger ?? pino({ level: config.logLevel, name: 'chainlet-app' });
-  const homeApp = await openHomeApp(opts.home, config, logger);
+  const homeApp: HomeApp<Application> = (opts.app ?? 'evm') === 'kvstore' ? await openHomeKvStore(opts.home) : await openHomeApp(opts.home, config, logger);
   const server = await serveApp(homeApp, { address: opts.address, maxMessageBytes: opts.maxMessageBytes, logger });
   return {
     home: opts.home,

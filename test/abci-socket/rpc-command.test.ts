@@ -73,6 +73,50 @@ describe('chainlet rpc (built CLI)', () => {
     expect(code).toBe(0);
   });
 
+  it('chainlet app --app kvstore serves CometBFT’s kvstore example, whose state survives a restart', async () => {
+    const home = newHome();
+    const startApp = async (): Promise<{ child: ChildProcess; address: string }> => {
+      const child = spawn(process.execPath, [bin, 'app', '--home', home, '--app', 'kvstore', '--proxy-app', 'tcp://127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d));
+      for (let i = 0; i < 500 && !/ABCI server on (tcp:\/\/\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(out).toContain("the kvstore app's ABCI server on");
+      return { child, address: /ABCI server on (tcp:\/\/\S+)/.exec(out)![1]! };
+    };
+    const stopApp = async (child: ChildProcess) => {
+      child.kill('SIGTERM');
+      expect(await new Promise<number | null>((r) => child.once('exit', r))).toBe(0);
+    };
+    const first = await startApp();
+    const app = await connectSocketApp(first.address);
+    const h = loadHome(home);
+    const chain = await startAbciChain({ app, genesis: { ...h.genesis, appState: {} }, validatorKeys: h.validatorKeys, config: { rpc: { laddr: '' }, consensus: { mode: 'manual' } }, logger: pino({ level: 'silent' }), closeApp: () => app.close() });
+    try {
+      expect((await chain.broadcastTx(new TextEncoder().encode('name=satoshi'))).code).toBe(0);
+      await chain.mine(1);
+      const q = await app.query({ path: '', data: new TextEncoder().encode('name'), height: 0, prove: false });
+      expect(new TextDecoder().decode(q.value!)).toBe('satoshi');
+    } finally {
+      await chain.stop();
+    }
+    await stopApp(first.child);
+    const second = await startApp();
+    const again = await connectSocketApp(second.address);
+    try {
+      const info = await again.info({ version: '0.38.25', blockVersion: 11, p2pVersion: 8, abciVersion: '2.0.0' });
+      expect(info.lastBlockHeight).toBe(2);
+      const q = await again.query({ path: '', data: new TextEncoder().encode('name'), height: 0, prove: false });
+      expect(new TextDecoder().decode(q.value!)).toBe('satoshi');
+    } finally {
+      again.close();
+    }
+    await stopApp(second.child);
+    const bad = run('app', '--home', home, '--app', 'nope');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/invalid value "nope" for --app: expected one of evm, kvstore/);
+  });
+
   it('refuses bad flags with one line and exit code 1', () => {
     const home = newHome();
     const noHome = run('rpc', '--comet', 'http://127.0.0.1:26657');
