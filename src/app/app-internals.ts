@@ -8,12 +8,14 @@ import type { ChainView } from './chain-view.js';
 import type { EvmRuntime } from './evm-runtime.js';
 import type { LevelTrieDB } from './trie-db.js';
 import type { DecodedTxCache } from './tx-cache.js';
+import type { AuthRegistry } from './cosmos/auth-registry.js';
 
 export interface AppInternals {
   readonly store: AppStore;
   readonly trieDb: LevelTrieDB;
   readonly view: ChainView;
   readonly txCache: DecodedTxCache;
+  readonly auth: AuthRegistry;
   runtime(): EvmRuntime;
   meta(): AppMeta | undefined;
   /** Replaces the in-memory meta (the caller has written it) and drops a finalized-but-uncommitted block. */

@@ -13,6 +13,7 @@ export async function reloadApp(app: AppInternals): Promise<void> {
   app.store.clearCache();
   app.view.clearCache();
   app.txCache.clear();
+  app.auth.reset();
   const root = committedRoot(meta);
   const rt = app.runtime();
   rt.state.clearCaches();

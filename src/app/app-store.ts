@@ -7,6 +7,7 @@
  *   txs/     Ethereum tx hash → location                               32 bytes → u64be height ‖ u32be index
  *   hashes/  CometBFT block hash → height                              hash → u64be height
  *   meta/    "app" → AppMeta JSON (last height, app hash, next base fee, chain config)
+ *   auth/    hex address → account number and public key (the Cosmos face, cosmos/auth-registry.ts)
  *
  * `commit` writes a block's trie nodes, records and the new meta in ONE batch, so the db always holds
  * either the previous block's state or the new one.
@@ -20,7 +21,7 @@ import type { BytesSublevel } from './trie-db.js';
 
 /** The level database (normally a sublevel of the node's db) the app owns. */
 export type AppLevel = AbstractLevel<string | Uint8Array | Buffer, unknown, unknown>;
-type TextSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, string>;
+export type TextSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, string>;
 
 export interface AppMeta {
   config: AppChainConfig;
@@ -52,6 +53,7 @@ export class AppStore {
   private readonly txs: BytesSublevel;
   private readonly hashes: BytesSublevel;
   private readonly meta: TextSublevel;
+  readonly auth: TextSublevel;
   private readonly recent = new Map<number, BlockRecord>();
   /** Set by devnet control. */
   virtual: VirtualBlockSource | undefined;
@@ -68,6 +70,7 @@ export class AppStore {
     this.txs = db.sublevel<Uint8Array, Uint8Array>('txs', bytes) as BytesSublevel;
     this.hashes = db.sublevel<Uint8Array, Uint8Array>('hashes', bytes) as BytesSublevel;
     this.meta = db.sublevel<string, string>('meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' }) as TextSublevel;
+    this.auth = db.sublevel<string, string>('auth', { keyEncoding: 'utf8', valueEncoding: 'utf8' }) as TextSublevel;
   }
 
   async loadMeta(): Promise<AppMeta | undefined> {
@@ -81,7 +84,7 @@ export class AppStore {
   }
 
   /** Writes `trieOps`, the block (if any) and `meta` atomically. */
-  async commit(trieOps: { key: Uint8Array; value: Uint8Array }[], meta: AppMeta, record?: BlockRecord): Promise<void> {
+  async commit(trieOps: { key: Uint8Array; value: Uint8Array }[], meta: AppMeta, record?: BlockRecord, auth: { key: string; value: string }[] = []): Promise<void> {
     type Op = { type: 'put'; sublevel: BytesSublevel | TextSublevel; key: Uint8Array | string; value: Uint8Array | string };
     const ops: Op[] = new Array(trieOps.length);
     for (let i = 0; i < trieOps.length; i++) ops[i] = { type: 'put', sublevel: this.trie, key: trieOps[i]!.key, value: trieOps[i]!.value };
@@ -101,6 +104,7 @@ export class AppStore {
         ops.push({ type: 'put', sublevel: this.txs, key: r.txs[i]!.ethHash, value: loc });
       }
     }
+    for (const a of auth) ops.push({ type: 'put', sublevel: this.auth, key: a.key, value: a.value });
     ops.push({ type: 'put', sublevel: this.meta, key: 'app', value: JSON.stringify(meta) });
     // Straight to the root database: each key is prefixed once, in one pass (not once per level).
     await this.root.batch(ops as unknown as AbstractBatchOperation<AppLevel, unknown, unknown>[]);

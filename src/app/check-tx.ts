@@ -8,7 +8,7 @@ import { KECCAK256_NULL } from '@ethereumjs/util';
 import { CodeTypeOK, type ResponseCheckTx } from '../abci/types.js';
 import type { CommittedReader } from './committed-state.js';
 import { effectiveTip, maxFeePerGas } from './fee-market.js';
-import { recoverSender, type DecodedTx } from './tx-decode.js';
+import { recoverSender, type DecodedEthTx } from './tx-decode.js';
 import {
   feeBelowBaseFee,
   feeBelowMinGasPrice,
@@ -34,7 +34,7 @@ export interface CheckTxContext {
 const DELEGATION_PREFIX = [0xef, 0x01, 0x00];
 const EMPTY = new Uint8Array(0);
 
-export async function checkEthTx(d: DecodedTx, ctx: CheckTxContext): Promise<ResponseCheckTx> {
+export async function checkEthTx(d: DecodedEthTx, ctx: CheckTxContext): Promise<ResponseCheckTx> {
   const { tx } = d;
   if (!d.protected && !ctx.allowUnprotectedTxs) throw unprotectedTx();
   const sender = recoverSender(d);

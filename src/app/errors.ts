@@ -21,7 +21,7 @@ export class GenesisStateError extends EvmAppError {
 }
 
 /** Codespaces used in ABCI results. */
-export type Codespace = 'sdk' | 'evm';
+export type Codespace = 'sdk' | 'evm' | 'bank';
 
 /** A tx refused by CheckTx or failed before execution in FinalizeBlock; never changes state. */
 export class TxRejectedError extends EvmAppError {

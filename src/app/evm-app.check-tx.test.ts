@@ -112,14 +112,13 @@ describe('CheckTx', () => {
     expect(blob).toMatchObject({ code: 2, log: 'transaction type 3 not supported: tx parse error' });
   });
 
-  it('says that only Ethereum txs are accepted when it gets a Cosmos TxRaw', async () => {
+  it('decodes a Cosmos TxRaw as one (the Cosmos face) and refuses one without messages as the SDK does', async () => {
     const chain = await startTestChain();
     const body = TxBody.encode(TxBody.fromPartial({ memo: 'hello' })).finish();
     const authInfo = AuthInfo.encode(AuthInfo.fromPartial({ fee: { gasLimit: 200_000n } })).finish();
     const raw = TxRaw.encode({ bodyBytes: body, authInfoBytes: authInfo, signatures: [new Uint8Array(64).fill(7)] }).finish();
     const r = await chain.check(raw);
-    expect(r).toMatchObject({ code: 2, codespace: 'sdk' });
-    expect(r.log).toMatch(/Cosmos SDK TxRaw; this chain accepts only Ethereum transactions/);
+    expect(r).toMatchObject({ code: 18, codespace: 'sdk', log: 'must contain at least one message: invalid request' });
   });
 
   it('works with contract creation txs and calldata', async () => {

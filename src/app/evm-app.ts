@@ -43,6 +43,9 @@ import type { BlockRecord } from './block-record.js';
 import { ChainView } from './chain-view.js';
 import type { EvmView } from './evm-view.js';
 import { checkEthTx } from './check-tx.js';
+import { AuthRegistry } from './cosmos/auth-registry.js';
+import { FEE_COLLECTOR, runCosmosTx, type CosmosChainEnv } from './cosmos/cosmos-exec.js';
+import type { DecodedCosmosTx } from './tx-decode.js';
 import { EvmAppError, TxRejectedError } from './errors.js';
 import { executeBlock, type BlockTx } from './execute-block.js';
 import { blockGasLimit, nextBaseFee } from './fee-market.js';
@@ -50,7 +53,8 @@ import { parseEvmGenesisBytes } from './genesis-state.js';
 import { createRuntime, type EvmRuntime } from './evm-runtime.js';
 import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import { allTxsDecode, prepareTxs } from './proposal.js';
-import { buildRouteTable, QUERY_ROUTES, routeQuery, type QueryRoute } from './query-routes.js';
+import { buildRouteTable, QUERY_ROUTES, routeQuery, type QueryContext, type QueryRoute } from './query-routes.js';
+import { COSMOS_QUERY_ROUTES } from './cosmos/cosmos-queries.js';
 import { DecodedTxCache } from './tx-cache.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { blockEvents } from './tx-events.js';
@@ -110,6 +114,8 @@ export class EvmApp implements Application {
   private readonly routes: Map<string, QueryRoute>;
   private pending: FinalizedBlock | undefined;
   private closed = false;
+  /** The x/auth side of accounts (numbers, public keys) for the Cosmos face. */
+  readonly auth: AuthRegistry;
 
   /** Use createEvmApp. */
   constructor(
@@ -120,7 +126,9 @@ export class EvmApp implements Application {
     private meta: AppMeta | undefined,
   ) {
     this.txCache = new DecodedTxCache(opts.txCacheSize);
-    this.routes = buildRouteTable([...QUERY_ROUTES, ...(opts.queryRoutes ?? [])]);
+    this.txCache.cosmosPrefix = this.config().bech32Prefix;
+    this.auth = new AuthRegistry(store.auth);
+    this.routes = buildRouteTable([...QUERY_ROUTES, ...COSMOS_QUERY_ROUTES, ...(opts.queryRoutes ?? [])]);
     this.view = new ChainView(
       {
         runtime: () => this.rt,
@@ -158,7 +166,13 @@ export class EvmApp implements Application {
   async query(req: RequestQuery): Promise<ResponseQuery> {
     const c = this.config();
     return routeQuery(
-      { latestHeight: () => this.meta?.lastHeight ?? 0, stateAt: (h) => this.view.stateAt(h), denom: c.denom, bech32Prefix: c.bech32Prefix },
+      {
+        latestHeight: () => this.meta?.lastHeight ?? 0,
+        stateAt: (h) => this.view.stateAt(h),
+        denom: c.denom,
+        bech32Prefix: c.bech32Prefix,
+        cosmos: { auth: this.auth, displayDenom: c.displayDenom, decimals: c.decimals, env: (height) => this.cosmosEnv(c, height, this.nextBaseFee()) },
+      } satisfies QueryContext,
       this.routes,
       req,
     );
@@ -175,7 +189,11 @@ export class EvmApp implements Application {
     // A fresh runtime: InitChain may be replayed (crash before the first Commit) or change the chain.
     this.rt = await createRuntime(this.trieDb, commonOptsOf(config), undefined, this.opts.committedAccountsCacheSize);
     this.txCache.clear();
+    this.txCache.cosmosPrefix = config.bech32Prefix;
     this.pending = undefined;
+    this.auth.reset();
+    // Account numbers: the genesis accounts in genesis order, then the fee collector module account.
+    await this.auth.numberAll([...genesis.alloc.map((a) => a.address.toLowerCase().replace(/^0x/, '')), Buffer.from(FEE_COLLECTOR).toString('hex')]);
     const state = this.rt.state;
     for (const acc of genesis.alloc) {
       const address = new Address(fromHex(acc.address));
@@ -245,7 +263,7 @@ export class EvmApp implements Application {
         throw e;
       }
     });
-    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items);
+    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee));
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();
 
@@ -279,6 +297,7 @@ export class EvmApp implements Application {
   async commit(): Promise<ResponseCommit> {
     const p = this.pending;
     if (p === undefined) return { retainHeight: 0 };
+    await this.auth.numberAll([...p.accountWrites.keys()].sort());
     await this.writeBatch(p.meta, p.record.stateRoot, p.record);
     this.pending = undefined;
     this.meta = p.meta;
@@ -298,6 +317,7 @@ export class EvmApp implements Application {
     try {
       const config = this.requireMeta().config;
       const d = this.txCache.decode(req.tx, this.rt.txCommon);
+      if (d.kind === 'cosmos') return await this.checkCosmosTx(d, config);
       gasWanted = Number(d.tx.gasLimit);
       return await checkEthTx(d, {
         state: this.rt.committed,
@@ -310,6 +330,20 @@ export class EvmApp implements Application {
       if (!(e instanceof TxRejectedError)) throw e;
       return { code: e.code, data: new Uint8Array(0), log: e.log, info: '', gasWanted, gasUsed: 0, events: [], codespace: e.codespace };
     }
+  }
+
+  /** CheckTx of a Cosmos tx: the ante checks on the committed state; the mempool orders it by sequence. */
+  private async checkCosmosTx(d: DecodedCosmosTx, config: AppChainConfig): Promise<ResponseCheckTx> {
+    const committed = this.rt.committed;
+    const out = await runCosmosTx(d, this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee()), { getAccount: (a) => committed.getAccount(a), putAccount: async () => undefined }, 'check');
+    if (out.result.code !== 0) return { ...out.result, events: [] };
+    const account = await committed.getAccount(d.sender);
+    return { ...out.result, sender: d.senderHex, nonce: d.signer.sequence, priority: out.feePerGas, maxFeePerGas: out.feePerGas, senderStateNonce: account?.nonce ?? 0n };
+  }
+
+  /** What a Cosmos tx needs of the chain (simulate uses it too). */
+  cosmosEnv(config: AppChainConfig, height: number, baseFee: bigint): CosmosChainEnv {
+    return { chainId: config.cometChainId, denom: config.denom, bech32Prefix: config.bech32Prefix, auth: this.auth, minGasPrice: this.minGasPrice(), baseFee, height };
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -330,6 +364,7 @@ export class EvmApp implements Application {
       trieDb: this.trieDb,
       view: this.view,
       txCache: this.txCache,
+      auth: this.auth,
       runtime: () => this.rt,
       meta: () => this.meta,
       setMeta: (meta) => {
@@ -344,7 +379,7 @@ export class EvmApp implements Application {
   private async writeBatch(meta: AppMeta, stateRoot: Uint8Array, record?: BlockRecord): Promise<void> {
     const ops = this.trieDb.takeReachable(stateRoot);
     try {
-      await this.store.commit(ops, meta, record);
+      await this.store.commit(ops, meta, record, this.auth.takeWrites());
     } catch (e) {
       this.trieDb.restorePending(ops);
       throw e;

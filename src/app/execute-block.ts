@@ -23,7 +23,8 @@ import { recoverSender, type DecodedTx } from './tx-decode.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { ethereumTxEvents } from './tx-events.js';
 import { ethereumTxResultData } from '../codec/cosmos-evm/tx-msg-data.js';
-import { blockGasExhausted, rejectionFromRunTxError } from './tx-rejections.js';
+import { blockGasExhausted, cosmosTxNotAccepted, rejectionFromRunTxError } from './tx-rejections.js';
+import { runCosmosTx, type Checkpointing, type CosmosChainEnv, type CosmosState } from './cosmos/cosmos-exec.js';
 
 export interface BlockEnv {
   height: number;
@@ -49,7 +50,7 @@ const ZERO32 = new Uint8Array(32);
 /** A tx of the block: decoded, or refused at decoding. */
 export type BlockTx = DecodedTx | TxRejectedError;
 
-export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[]): Promise<BlockExecution> {
+export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[], cosmos?: Omit<CosmosChainEnv, 'height' | 'baseFee'>): Promise<BlockExecution> {
   const block = createBlock(
     {
       header: {
@@ -76,6 +77,13 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       const item = txs[i]!;
       if (!('kind' in item)) {
         txResults[i] = rejected(item, 0);
+        continue;
+      }
+      if (item.kind === 'cosmos') {
+        // A Cosmos tx moves balances and the sequence on the same state; it is no EVM tx (no receipt).
+        txResults[i] = cosmos
+          ? (await runCosmosTx(item, { ...cosmos, height: env.height, baseFee: env.baseFee }, vm.stateManager as unknown as CosmosState & Checkpointing, 'deliver')).result
+          : rejected(cosmosTxNotAccepted(), 0);
         continue;
       }
       const { tx } = item;

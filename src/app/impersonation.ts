@@ -63,6 +63,7 @@ export function impersonatedTx(data: TypedTxData, from: Address, common: Common)
 /** The decoded-tx cache transform: marker-signed txs of impersonated senders get their sender. */
 export function impersonationTransform(set: ImpersonationSet): (d: DecodedTx) => DecodedTx {
   return (d) => {
+    if (d.kind !== 'eth') return d;
     const sender = impersonatedSender(d.tx);
     if (sender === undefined || !set.has(sender.toString())) return d;
     if (d.senderHex === sender.toString()) return d; // already this sender's view

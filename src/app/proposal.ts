@@ -9,7 +9,7 @@ import type { CommittedReader } from './committed-state.js';
 import { TxRejectedError } from './errors.js';
 import { effectiveTip } from './fee-market.js';
 import type { DecodedTxCache } from './tx-cache.js';
-import { recoverSender, type DecodedTx } from './tx-decode.js';
+import { recoverSender, txGasLimit, txNonce, type DecodedCosmosTx, type DecodedTx } from './tx-decode.js';
 
 export interface ProposalLimits {
   maxTxBytes: number;
@@ -45,17 +45,17 @@ export async function prepareTxs(
     const key = d.senderHex!;
     let group = bySender.get(key);
     if (group === undefined) bySender.set(key, (group = { address: d.sender!, txs: [] }));
-    group.txs.push({ d, arrival: i, tip: effectiveTip(d.tx, limits.baseFee) });
+    group.txs.push({ d, arrival: i, tip: d.kind === 'eth' ? effectiveTip(d.tx, limits.baseFee) : cosmosTip(d, limits.baseFee) });
   }
 
   // ---- per sender: the run of consecutive nonces from the state nonce ----
   const queues: Candidate[][] = [];
   for (const { address, txs: group } of bySender.values()) {
-    group.sort((a, b) => (a.d.tx.nonce < b.d.tx.nonce ? -1 : a.d.tx.nonce > b.d.tx.nonce ? 1 : a.arrival - b.arrival));
+    group.sort((a, b) => (txNonce(a.d) < txNonce(b.d) ? -1 : txNonce(a.d) > txNonce(b.d) ? 1 : a.arrival - b.arrival));
     let next = (await state.getAccount(address))?.nonce ?? 0n;
     const run: Candidate[] = [];
     for (const c of group) {
-      if (c.d.tx.nonce !== next) continue; // stale, duplicate nonce or gap
+      if (txNonce(c.d) !== next) continue; // stale, duplicate nonce or gap
       run.push(c);
       next++;
     }
@@ -73,14 +73,21 @@ export async function prepareTxs(
     const queue = queues[q]!;
     const c = queue.pop()!;
     const size = protoSize(c.d.bytes.length);
-    const fits = bytes + size <= limits.maxTxBytes && (limits.maxGas === undefined || gas + c.d.tx.gasLimit <= limits.maxGas);
+    const fits = bytes + size <= limits.maxTxBytes && (limits.maxGas === undefined || gas + txGasLimit(c.d) <= limits.maxGas);
     if (!fits) continue; // the sender's later nonces cannot follow a skipped one
     out.push(c.d.bytes);
     bytes += size;
-    gas += c.d.tx.gasLimit;
+    gas += txGasLimit(c.d);
     if (queue.length > 0) heap.push(q, queue[queue.length - 1]!);
   }
   return out;
+}
+
+/** A Cosmos tx's tip: its fee per gas above the base fee. */
+function cosmosTip(d: DecodedCosmosTx, baseFee: bigint): bigint {
+  const fee = d.fee.coins.reduce((a, c) => a + c.amount, 0n);
+  const perGas = d.fee.gasLimit > 0n ? fee / d.fee.gasLimit : 0n;
+  return perGas > baseFee ? perGas - baseFee : 0n;
 }
 
 /** True iff every tx decodes for this chain (ProcessProposal). */

@@ -14,6 +14,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Address } from '@ethereumjs/util';
 import type { RequestQuery, ResponseQuery } from '../abci/types.js';
+import type { CosmosQueryContext } from './cosmos/cosmos-queries.js';
 import { addressFromBytes, parseAccountAddress } from './address.js';
 import { HeightNotAvailableError, QueryError } from './errors.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
@@ -23,6 +24,8 @@ export interface QueryContext {
   stateAt(height: number): Promise<MerkleStateManager>;
   denom: string;
   bech32Prefix: string;
+  /** The Cosmos face's parts (cosmos/cosmos-queries.ts). */
+  cosmos?: CosmosQueryContext;
 }
 
 export interface QueryRoute {

@@ -12,6 +12,8 @@ export class DecodedTxCache {
   private readonly entries = new Map<string, DecodedTx>();
   /** Applied to each fresh decoding (devnet impersonation, src/app/impersonation.ts). */
   transform: ((d: DecodedTx) => DecodedTx) | undefined;
+  /** The chain's bech32 prefix: Cosmos TxRaws decode as Cosmos txs (undefined: they are refused). */
+  cosmosPrefix: string | undefined;
 
   constructor(readonly maxSize = 50_000) {}
 
@@ -31,7 +33,7 @@ export class DecodedTxCache {
       if (t !== hit) this.entries.set(key, t);
       return t;
     }
-    const decoded = decodeAppTx(bytes, common, hash, key);
+    const decoded = decodeAppTx(bytes, common, hash, key, this.cosmosPrefix);
     const d = this.transform === undefined ? decoded : this.transform(decoded);
     this.add(d);
     return d;

@@ -16,6 +16,9 @@ import { Address } from '@ethereumjs/util';
 import { TX_DECODE_OPTS } from './chain-common.js';
 import { cosmosTxNotAccepted, invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { decodeCosmosTx, looksLikeTxRaw, type DecodedCosmosTx } from './cosmos/cosmos-tx.js';
+import { CosmosTxError } from './cosmos/sdk-errors.js';
+import { TxRejectedError, type Codespace } from './errors.js';
 
 export interface DecodedEthTx {
   readonly kind: 'eth';
@@ -35,7 +38,8 @@ export interface DecodedEthTx {
   senderHex?: string;
 }
 
-export type DecodedTx = DecodedEthTx;
+export type DecodedTx = DecodedEthTx | DecodedCosmosTx;
+export type { DecodedCosmosTx };
 
 const SUPPORTED_TYPES = new Set([1, 2, 4]);
 
@@ -52,8 +56,18 @@ function isCosmosTxRaw(bytes: Uint8Array): boolean {
 
 /** Decodes tx bytes for the chain of `common`; throws TxRejectedError (parse error, chain id, type). */
 /** `cometHash`/`cometHashHex`, when the caller already has them, save hashing the bytes again. */
-export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8Array, cometHashHex?: string): DecodedTx {
+/** `cosmosPrefix`: the chain's bech32 prefix when its Cosmos face accepts Cosmos txs. */
+export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8Array, cometHashHex?: string, cosmosPrefix?: string): DecodedTx {
   if (bytes.length === 0) throw txParseError('empty tx');
+  if (cosmosPrefix !== undefined && looksLikeTxRaw(bytes)) {
+    const hash = cometHash ?? txHash(bytes);
+    try {
+      return decodeCosmosTx(bytes, hash, cometHashHex ?? toHexUpper(hash), cosmosPrefix);
+    } catch (e) {
+      if (e instanceof CosmosTxError) throw new TxRejectedError(e.code, e.codespace as Codespace, e.log);
+      throw e;
+    }
+  }
   const type = bytes[0]! <= 0x7f ? bytes[0]! : 0;
   if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw isCosmosTxRaw(bytes) ? cosmosTxNotAccepted() : unsupportedTxType(type);
   let tx: TypedTransaction;
@@ -76,9 +90,19 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
   };
 }
 
+/** The nonce (EVM) or sequence (Cosmos) a tx uses: one counter per account, as on Cosmos EVM. */
+export function txNonce(d: DecodedTx): bigint {
+  return d.kind === 'eth' ? d.tx.nonce : d.signer.sequence;
+}
+
+export function txGasLimit(d: DecodedTx): bigint {
+  return d.kind === 'eth' ? d.tx.gasLimit : d.fee.gasLimit;
+}
+
 /** Recovers (once) and returns the sender; throws TxRejectedError for a bad signature. */
 export function recoverSender(d: DecodedTx): Address {
   if (d.sender !== undefined) return d.sender;
+  if (d.kind === 'cosmos') return d.sender;
   let sender: Address;
   try {
     // = tx.getSenderAddress(), whose JS keccak of the public key costs ~10 µs; the key itself

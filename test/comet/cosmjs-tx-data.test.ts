@@ -39,16 +39,16 @@ const responseOf = (msgResponses: readonly { typeUrl: string; value: Uint8Array 
 };
 
 describe('a Cosmos tx sent to the EVM chain', () => {
-  it('broadcast_tx_sync answers that only Ethereum transactions are accepted', async () => {
+  it('broadcast_tx_sync decodes a Cosmos TxRaw and answers the SDK’s error for one without messages', async () => {
     const comet = await Comet38Client.connect(node.urls.rpc!);
     try {
       const body = TxBody.encode(TxBody.fromPartial({ memo: 'from cosmjs' })).finish();
       const authInfo = AuthInfo.encode(AuthInfo.fromPartial({ fee: { gasLimit: 200_000n } })).finish();
       const tx = TxRaw.encode({ bodyBytes: body, authInfoBytes: authInfo, signatures: [new Uint8Array(64).fill(1)] }).finish();
       const r = await comet.broadcastTxSync({ tx });
-      expect(r.code).toBe(2);
+      expect(r.code).toBe(18);
       expect(r.codespace).toBe('sdk');
-      expect(r.log).toMatch(/Cosmos SDK TxRaw; this chain accepts only Ethereum transactions/);
+      expect(r.log).toBe('must contain at least one message: invalid request');
     } finally {
       comet.disconnect();
     }
