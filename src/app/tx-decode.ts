@@ -1,7 +1,7 @@
 /**
- * Decoding of the bytes CometBFT carries as a tx. Today every tx is an Ethereum tx (its signed
- * EIP-2718 envelope); `decodeAppTx` is the single entry point so that a second kind (Cosmos SDK
- * TxRaw) can be told apart here later.
+ * Decoding of the bytes CometBFT carries as a tx: an Ethereum tx (its signed EIP-2718 envelope) or,
+ * when the chain's Cosmos face is on, a Cosmos SDK TxRaw (protobuf, first byte 0x0a, which no RLP
+ * envelope starts with; see cosmos/cosmos-tx.ts). `decodeAppTx` is the single entry point.
  *
  * A decoded tx keeps everything derived from its bytes that the app needs more than once: both
  * hashes and, after `recoverSender`, the sender (recovered once, kept with the frozen tx).

@@ -14,7 +14,7 @@ import { MemoryLevel } from 'memory-level';
 import pino, { type Logger } from 'pino';
 import type { ResponseCheckTx } from '../abci/types.js';
 import type { AppLevel } from '../app/app-store.js';
-import { createEvmApp, type EvmApp } from '../app/evm-app.js';
+import { APP_VERSION, createEvmApp, type EvmApp } from '../app/evm-app.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { DeepPartial, NodeConfig } from '../config/types.js';
 import type { BlockExecutor } from '../consensus/block-executor.js';
@@ -39,6 +39,7 @@ import { DevnetControl } from './devnet/devnet-control.js';
 import { rangeVirtualBlocks } from './devnet/range-stores.js';
 import { Keystore } from './keystore/keystore.js';
 import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
+import { cosmosNodeQueryRoutes } from './cosmos-node-queries.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
 import { buildConsensusCore, openChainStores, startProduction, type Db } from './chain-core.js';
 
@@ -158,7 +159,15 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   const stores = await openChainStores(sub, config);
   const { ranges, blockStore, stateStore, txIndexer, blockIndexer } = stores;
-  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined });
+  const queryRoutes = cosmosNodeQueryRoutes({
+    blockStore,
+    txIndexer,
+    info: () => {
+      const key = nodeKey ?? validatorKeys[0];
+      return { chainId: genesis.chainId, moniker: config.moniker, nodeId: key ? Buffer.from(key.address).toString('hex') : '', rpcAddress: config.rpc.laddr, appVersion: APP_VERSION };
+    },
+  });
+  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined, queryRoutes });
   app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
 
   // ── handshake, then consensus ──
