@@ -39,6 +39,7 @@ describe('a block of EVM and Cosmos txs', () => {
   it('carries both; the EVM face lists only the EVM tx', async () => {
     const eth = createEip1193Provider(node);
     try {
+      const sub = node.subscribe("tm.event='Tx' AND message.action='/cosmos.bank.v1beta1.MsgSend'");
       const cosmosTx = await signedSend('777', toBech32('chainlet', new Uint8Array(20).fill(0x42)));
       const ethTx = signEthTransfer(DEV_KEY_1, '0x' + '43'.repeat(20), 5n, { nonce: 0n });
       expect((await node.broadcastTx(cosmosTx)).code).toBe(0);
@@ -47,6 +48,11 @@ describe('a block of EVM and Cosmos txs', () => {
       const r = await fetch(`${node.urls.rpc}/block_results?height=${height}`);
       const results = ((await r.json()) as { result: { txs_results: { code: number }[] } }).result.txs_results;
       expect(results.map((x) => x.code)).toEqual([0, 0]);
+      // A subscription on the SDK's events gets the Cosmos tx (and not the EVM one).
+      const msg = await sub.next();
+      expect(msg?.events['transfer.recipient']).toContain(toBech32('chainlet', new Uint8Array(20).fill(0x42)));
+      expect(sub.buffered).toBe(0);
+      sub.cancel('done');
       const block = (await eth.request({ method: 'eth_getBlockByNumber', params: [`0x${height!.toString(16)}`, false] })) as { transactions: string[] };
       expect(block.transactions).toHaveLength(1);
       expect(BigInt((await eth.request({ method: 'eth_getBalance', params: ['0x' + '42'.repeat(20), 'latest'] })) as string)).toBe(777n);

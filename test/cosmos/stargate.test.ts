@@ -62,6 +62,22 @@ describe('StargateClient reads the EVM chain’s Cosmos face', () => {
     expect(await client.getAllBalances(nobody)).toEqual([]);
     client.disconnect();
   });
+
+  it('a min gas price above the fee is refused at CheckTx with the SDK’s text', async () => {
+    const strict = await startTestNode({ config: { evm: { minGasPrice: 10_000_000_000n } } });
+    try {
+      const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: PREFIX });
+      const [from] = await wallet.getAccounts();
+      const client = await SigningStargateClient.connectWithSigner(strict.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
+      await expect(client.sendTokens(from!.address, from!.address, [{ denom: DENOM, amount: '1' }], fee)).rejects.toThrow(
+        /code 13.*provided fee < minimum global fee \(400000000000000achainlet < 2000000000000000achainlet\)\. Please increase the gas price\.: insufficient fee/,
+      );
+      await expect(client.sendTokens(from!.address, from!.address, [{ denom: DENOM, amount: '1' }], { amount: [], gas: '200000' })).rejects.toThrow(/code 13.*fee not provided/);
+      client.disconnect();
+    } finally {
+      await strict.stop();
+    }
+  });
 });
 
 describe('SigningStargateClient sends on the EVM chain', () => {
@@ -128,6 +144,18 @@ describe('SigningStargateClient sends on the EVM chain', () => {
     reader.disconnect();
   });
 
+  it('"auto" fees work for an eth_secp256k1 wallet too (cosmjs simulates it with a secp256k1 key URL)', async () => {
+    const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: PREFIX });
+    const [from] = await wallet.getAccounts();
+    const client = await SigningStargateClient.connectWithSigner(url, wallet, { gasPrice, broadcastPollIntervalMs: 50 });
+    const gas = await client.simulate(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: from!.address, amount: [{ denom: DENOM, amount: '1' }] } }], '');
+    expect(gas).toBeGreaterThan(21_000);
+    const r = await client.sendTokens(from!.address, toBech32(PREFIX, new Uint8Array(20).fill(0x5a)), [{ denom: DENOM, amount: '3' }], 'auto');
+    expect(r.code).toBe(0);
+    expect(r.gasUsed).toBeLessThanOrEqual(r.gasWanted);
+    client.disconnect();
+  });
+
   it('MsgMultiSend pays several recipients from one input', async () => {
     const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: PREFIX });
     const [from] = await wallet.getAccounts();
@@ -168,8 +196,34 @@ describe('SigningStargateClient sends on the EVM chain', () => {
     const { accountNumber } = await client.getSequence(from!.address);
     const signed = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }], fee, '', { accountNumber, sequence: seq, chainId: node.chainId });
     await expect(client.broadcastTx(TxRaw.encode(signed).finish())).rejects.toThrow(/code 32.*account sequence mismatch, expected \d+, got \d+: incorrect account sequence/);
+    // The same signature with a high S (n - s): refused as malleable.
+    const good = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }], fee, '', { accountNumber, sequence: (await client.getSequence(from!.address)).sequence, chainId: node.chainId });
+    const sig = good.signatures[0]!;
+    const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const highS = N - BigInt(`0x${Buffer.from(sig.subarray(32)).toString('hex')}`);
+    const malleable = Uint8Array.from([...sig.subarray(0, 32), ...Buffer.from(highS.toString(16).padStart(64, '0'), 'hex')]);
+    await expect(client.broadcastTx(TxRaw.encode({ ...good, signatures: [malleable] }).finish())).rejects.toThrow(/code 4.*signature verification failed; please verify account number \(\d+\) and chain-id \(chainlet_9000-1\): \(signature is not in lower-S form\): unauthorized/);
+    // Signed for another chain id: the signature does not verify.
+    const elsewhere = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }], fee, '', { accountNumber, sequence: (await client.getSequence(from!.address)).sequence, chainId: 'other-1' });
+    await expect(client.broadcastTx(TxRaw.encode(elsewhere).finish())).rejects.toThrow(/code 4.*unable to verify single signer signature/);
     // Bytes that are no tx.
     await expect(client.broadcastTx(Uint8Array.from([0x0a, 0x05, 1, 2]))).rejects.toThrow(/code 2.*tx parse error/);
     client.disconnect();
+  });
+
+  it('a min gas price above the fee is refused at CheckTx with the SDK’s text', async () => {
+    const strict = await startTestNode({ config: { evm: { minGasPrice: 10_000_000_000n } } });
+    try {
+      const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: PREFIX });
+      const [from] = await wallet.getAccounts();
+      const client = await SigningStargateClient.connectWithSigner(strict.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
+      await expect(client.sendTokens(from!.address, from!.address, [{ denom: DENOM, amount: '1' }], fee)).rejects.toThrow(
+        /code 13.*provided fee < minimum global fee \(400000000000000achainlet < 2000000000000000achainlet\)\. Please increase the gas price\.: insufficient fee/,
+      );
+      await expect(client.sendTokens(from!.address, from!.address, [{ denom: DENOM, amount: '1' }], { amount: [], gas: '200000' })).rejects.toThrow(/code 13.*fee not provided/);
+      client.disconnect();
+    } finally {
+      await strict.stop();
+    }
   });
 });

@@ -139,7 +139,9 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, state
     events.push(ev('tx', ['signature', Buffer.from(d.signer.signature).toString('base64')]));
 
     // Signature gas, then the signature itself against the sequence and account number.
-    meter.consume(d.signer.pubKeyType === 'eth_secp256k1' ? GAS.sigVerifyEthSecp256k1 : GAS.sigVerifySecp256k1, 'ante verify: secp256k1');
+    // Simulate charges the key the account has (cosmjs simulates with a secp256k1 key URL whatever the wallet), else secp256k1.
+    const keyType = mode === 'simulate' ? ((await env.auth.get(signerHex))?.pubKey?.type ?? 'secp256k1') : d.signer.pubKeyType;
+    meter.consume(keyType === 'eth_secp256k1' ? GAS.sigVerifyEthSecp256k1 : GAS.sigVerifySecp256k1, 'ante verify: secp256k1');
     if (mode !== 'simulate') {
       const tooOld = d.signer.sequence < sequence;
       const mismatch = mode === 'deliver' ? d.signer.sequence !== sequence : tooOld;
