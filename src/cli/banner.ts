@@ -59,7 +59,15 @@ export async function bannerText(node: ChainletNode, opts: BannerOptions = {}): 
   const others = (opts.network?.chains ?? []).filter((c) => c.kind !== 'evm');
   if (others.length > 0) {
     out.push('', 'Other chains of the network', '===========================');
-    for (const c of others) out.push(`${c.chainId} (${c.kind}): CometBFT RPC ${c.urls.rpc ?? 'off'}${c.urls.rpcWs ? `  (WebSocket ${c.urls.rpcWs})` : ''}, height ${c.height}`);
+    for (const c of others) {
+      if (c.kind === 'svm') {
+        out.push(`${c.chainId} (svm, LiteSVM): Solana JSON-RPC ${c.urls.rpc ?? 'off'}${c.urls.rpcWs ? `  (WebSocket ${c.urls.rpcWs})` : ''}, slot ${c.height}`);
+        out.push(`  USDC-like mint (6 decimals): ${c.ledger.mint}`);
+        c.ledger.devAccounts.slice(0, 3).forEach((a, i) => out.push(`  (${i}) ${a.address}  (m/44'/501'/${i}'/0')`));
+      } else {
+        out.push(`${c.chainId} (${c.kind}): CometBFT RPC ${c.urls.rpc ?? 'off'}${c.urls.rpcWs ? `  (WebSocket ${c.urls.rpcWs})` : ''}, height ${c.height}`);
+      }
+    }
   }
   out.push('', `Listening at height ${node.height}. Ctrl-C to stop.`);
   return out.join('\n');

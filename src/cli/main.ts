@@ -51,10 +51,13 @@ program
     for (const f of r.files) console.log(`  wrote ${f}`);
   });
 
-const CHAIN_KINDS = ['evm', 'kvstore'] as const;
+const CHAIN_KINDS = ['evm', 'kvstore', 'svm'] as const;
 
 const start = addNodeOptions(program.command('start').description('start a node (default: an in-memory devnet with funded dev accounts)'));
 start.option('--kvstore-rpc <laddr>', `CometBFT RPC address of the kvstore chain (with --chains …,kvstore)`, DEFAULT_KVSTORE_RPC_LADDR);
+start.option('--svm-rpc <addr>', 'Solana JSON-RPC address of the SVM chain (with --chains …,svm), as solana-test-validator', '127.0.0.1:8899');
+start.option('--svm-ws <addr>', 'Solana WebSocket (subscriptions) address of the SVM chain', '127.0.0.1:8900');
+start.option('--svm-slot-ms <ms>', 'milliseconds per slot of the SVM chain (0: only when mined)', '400');
 start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; kvstore's RPC listens on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')})`, 'evm');
 start.action(async (o: Record<string, string | boolean | undefined>) => {
   const plan = usage(() => planFromOptions(o));
@@ -66,6 +69,16 @@ start.action(async (o: Record<string, string | boolean | undefined>) => {
     const laddr = host && given === DEFAULT_KVSTORE_RPC_LADDR ? `tcp://${host}:26757` : given;
     usage(() => parseListenAddress(laddr, '--kvstore-rpc'));
     chains.push({ kind: 'kvstore', config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
+  }
+  if (kinds.includes('svm')) {
+    const str = (k: string, d: string) => (typeof o[k] === 'string' ? (o[k] as string) : d);
+    const rpc = str('svmRpc', '127.0.0.1:8899');
+    const ws = str('svmWs', '127.0.0.1:8900');
+    usage(() => parseListenAddress(rpc, '--svm-rpc'));
+    usage(() => parseListenAddress(ws, '--svm-ws'));
+    const slotMs = Number(str('svmSlotMs', '400'));
+    if (!Number.isSafeInteger(slotMs) || slotMs < 0) fail(`invalid value "${str('svmSlotMs', '')}" for --svm-slot-ms: expected a non-negative integer`);
+    chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic });
   }
   const network = await startNetwork({ chains }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
   const node = network.evm!;

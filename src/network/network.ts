@@ -11,14 +11,15 @@ import { startNode, type ChainletNode, type StartNodeOptions } from '../node/nod
 import { startRoutingApi } from '../node/rpc-wiring.js';
 import type { RoutingApi } from '../rpc/routing/server.js';
 import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './kvstore-chain.js';
+import type { SvmChain, SvmChainSpec } from './svm-chain.js';
 
 export interface EvmChainSpec extends StartNodeOptions {
   kind: 'evm';
 }
 
-export type ChainSpec = EvmChainSpec | KvStoreChainSpec;
+export type ChainSpec = EvmChainSpec | KvStoreChainSpec | SvmChainSpec;
 
-export type NetworkChain = ({ readonly kind: 'evm' } & ChainletNode) | KvStoreChain;
+export type NetworkChain = ({ readonly kind: 'evm' } & ChainletNode) | KvStoreChain | SvmChain;
 
 export interface Network {
   readonly chains: readonly NetworkChain[];
@@ -48,7 +49,10 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
       const chain: NetworkChain =
         spec.kind === 'evm'
           ? Object.assign(await startNode({ ...spec, config: mergeConfig((spec.config ?? {}) as NodeConfig, noRouting as never) as DeepPartial<NodeConfig> }), { kind: 'evm' as const })
-          : await startKvStoreChain(spec);
+          : spec.kind === 'kvstore'
+            ? await startKvStoreChain(spec)
+            : // LiteSVM is loaded only by a network that has an SVM chain.
+              await (await import('./svm-chain.js')).startSvmChain(spec);
       started.push(chain);
       if (ids.has(chain.chainId)) throw new Error(`two chains of the network have the chain id ${chain.chainId}`);
       ids.add(chain.chainId);

@@ -217,6 +217,19 @@ describe('chainlet (built binary)', () => {
     expect(r.stderr).toContain('--chains');
   });
 
+  it('--chains evm,svm starts an SVM chain whose Solana JSON-RPC answers, listed in the banner', async () => {
+    const { child, banner } = await start([...PORTS0, '--chains', 'evm,svm', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0']);
+    const m = /solana-devnet \(svm, LiteSVM\): Solana JSON-RPC (http:\/\/\S+)/.exec(banner);
+    expect(m, banner).not.toBeNull();
+    const acct = /\(0\) (\S+)  \(m\/44'\/501'\/0'\/0'\)/.exec(banner)![1]!;
+    const r = await fetch(m![1]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [acct] }) });
+    expect(((await r.json()) as { result: { value: number } }).result.value).toBe(1000 * 1e9);
+    child.kill('SIGTERM');
+    const bad = run('start', '--chains', 'evm,svm', '--svm-rpc', 'nonsense');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('--svm-rpc');
+  });
+
   it('chainlet app serves the home\'s EVM app over the ABCI socket', async () => {
     const home = join(tmp, 'abci');
     expect(run('init', '--home', home).status).toBe(0);

@@ -1,0 +1,59 @@
+/**
+ * Solana keys of the dev mnemonic: SLIP-0010 ed25519 derivation (hardened steps only) at
+ * m/44'/501'/i'/0', as the Solana CLI and Phantom derive them, on node:crypto.
+ */
+import { createHmac } from 'node:crypto';
+import { getBase58Codec } from '@solana/kit';
+import { ed25519FromSeed } from '../crypto/ed25519.js';
+import { mnemonicToSeed } from '../crypto/hd-secp256k1.js';
+
+const HARDENED = 0x80000000;
+
+export interface SolanaKeypair {
+  /** base58 public key (the address). */
+  address: string;
+  publicKey: Uint8Array;
+  /** 64 bytes: seed ‖ public key (the Solana CLI's keypair file layout). */
+  secretKey: Uint8Array;
+}
+
+/** SLIP-0010 for ed25519: every index hardened. */
+export function slip10Ed25519(seed: Uint8Array, path: string): { key: Uint8Array; chainCode: Uint8Array } {
+  let i = createHmac('sha512', 'ed25519 seed').update(seed).digest();
+  let key = i.subarray(0, 32);
+  let chainCode = i.subarray(32);
+  const parts = path.split('/');
+  if (parts[0] !== 'm') throw new Error(`SLIP-0010 path must start with "m": ${path}`);
+  for (const part of parts.slice(1)) {
+    const m = /^(\d+)'$/.exec(part);
+    if (!m || Number(m[1]) >= HARDENED) throw new Error(`SLIP-0010 ed25519 path segments must be hardened: "${part}" in ${path}`);
+    const data = Buffer.alloc(37);
+    key.forEach((b, j) => (data[1 + j] = b));
+    data.writeUInt32BE(Number(m[1]) + HARDENED, 33);
+    i = createHmac('sha512', chainCode).update(data).digest();
+    key = i.subarray(0, 32);
+    chainCode = i.subarray(32);
+  }
+  return { key: Uint8Array.from(key), chainCode: Uint8Array.from(chainCode) };
+}
+
+export function keypairFromSeed(seed32: Uint8Array): SolanaKeypair {
+  const k = ed25519FromSeed(seed32);
+  const secretKey = new Uint8Array(64);
+  secretKey.set(k.seed, 0);
+  secretKey.set(k.publicKey, 32);
+  return { address: getBase58Codec().decode(k.publicKey), publicKey: k.publicKey, secretKey };
+}
+
+const cache = new Map<string, SolanaKeypair[]>();
+
+/** The first `count` Solana accounts of `mnemonic` (m/44'/501'/i'/0'). */
+export function deriveSolanaAccounts(mnemonic: string, count: number): SolanaKeypair[] {
+  const key = `${mnemonic}\n${count}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const seed = mnemonicToSeed(mnemonic);
+  const out = Array.from({ length: count }, (_, i) => keypairFromSeed(slip10Ed25519(seed, `m/44'/501'/${i}'/0'`).key));
+  cache.set(key, out);
+  return out;
+}
