@@ -58,7 +58,9 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
       ids.add(chain.chainId);
     }
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
-    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms);
+    const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
+    const others = svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [];
+    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others);
   } catch (err) {
     await stopAll();
     throw err;

@@ -253,10 +253,10 @@ export function createNamespaceServices(node: ChainletNode): NamespaceServices {
 // ─────────────────────────────── routing API ───────────────────────────────
 
 /** Starts the routing API on `node`'s `[routing] address`, over `chains` (default: the node alone). */
-export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node]): Promise<RoutingApi> {
+export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = []): Promise<RoutingApi> {
   const { host, port } = parseRoutingAddress(node.config.routing.address);
   const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
-  return startRoutingServer(networkRoutingEnv(node, chains), { host, port, maxBodyBytes });
+  return startRoutingServer(networkRoutingEnv(node, chains, others), { host, port, maxBodyBytes });
 }
 
 /** The routing environment of one EVM node: its adapter, config, API keys. */
@@ -264,10 +264,10 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
   return networkRoutingEnv(node, [node]);
 }
 
-/** One routing environment over several EVM chains; `host` gives the config and API keys. */
-export function networkRoutingEnv(host: ChainletNode, nodes: readonly ChainletNode[]): RoutingEnv {
+/** One routing environment over several EVM chains (and other chains' adapters); `host` gives the config and API keys. */
+export function networkRoutingEnv(host: ChainletNode, nodes: readonly ChainletNode[], others: readonly RoutingChain[] = []): RoutingEnv {
   return {
-    chains: nodes.map(evmRoutingChain),
+    chains: [...nodes.map(evmRoutingChain), ...others],
     config: host.config.routing,
     logger: host.logger.child({ module: 'routing' }),
     apiKeys: getApiKeyStore(host),

@@ -86,6 +86,8 @@ export class SvmLedger {
   /** blockhash → slot, newest last; at most BLOCKHASH_WINDOW + 1. */
   private readonly blockhashes = new Map<string, bigint>();
   private latest = '';
+  private readonly slotTimes = new Map<bigint, number>();
+  private readonly slotTxs = new Map<bigint, number>();
   private readonly seen = new Map<string, SignatureSeen>();
   private readonly records = new Map<string, SvmTxRecord>();
   private readonly maxRecords = 100_000;
@@ -102,6 +104,7 @@ export class SvmLedger {
     this.latest = svm.latestBlockhash();
     this.genesisHash = b58.decode(createHash('sha256').update(`chainlet svm genesis ${this.latest}`).digest());
     this.blockhashes.set(this.latest, 0n);
+    this.slotTimes.set(0n, now());
     this.setClock();
   }
 
@@ -144,7 +147,10 @@ export class SvmLedger {
     this.svm.expireBlockhash();
     this.latest = this.svm.latestBlockhash();
     this.blockhashes.set(this.latest, this.slot);
+    this.slotTimes.set(this.slot, this.now());
     while (this.blockhashes.size > BLOCKHASH_WINDOW + 1) this.blockhashes.delete(this.blockhashes.keys().next().value!);
+    while (this.slotTimes.size > BLOCKHASH_WINDOW + 1) this.slotTimes.delete(this.slotTimes.keys().next().value!);
+    for (const k of this.slotTxs.keys()) if (k < this.slot - BigInt(BLOCKHASH_WINDOW)) this.slotTxs.delete(k);
     const oldest = this.slot - BigInt(BLOCKHASH_WINDOW) - 1n;
     for (const [sig, s] of this.seen) {
       if (s.slot >= oldest) break;
@@ -152,6 +158,12 @@ export class SvmLedger {
     }
     this.setClock();
     for (const l of this.slotListeners) l(this.slot);
+  }
+
+  /** The blockhash and start time (ms) of slot `slot`, while it is in the window. */
+  slotInfo(slot: bigint): { blockhash: string; timeMs: number; txs: number } | undefined {
+    for (const [h, s] of this.blockhashes) if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.slotTxs.get(slot) ?? 0 };
+    return undefined;
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
@@ -298,6 +310,7 @@ export class SvmLedger {
 
   private remember(rec: SvmTxRecord): void {
     this.records.set(rec.signature, rec);
+    this.slotTxs.set(rec.slot, (this.slotTxs.get(rec.slot) ?? 0) + 1);
     if (this.records.size > this.maxRecords) this.records.delete(this.records.keys().next().value!);
   }
 

@@ -179,7 +179,7 @@ describe('POST /v2/tx/track', () => {
     expect(chain.body).toEqual({ code: 5, message: 'chain ID not supported', details: [] });
     const hash = await postJson(`${auto.url}/v2/tx/track`, { chain_id: CHAIN_ID, tx_hash: 'xyz' });
     expect(hash.status).toBe(400);
-    expect(hash.body).toEqual({ code: 3, message: 'tx_hash must be a hex encoded 32-byte transaction hash', details: [] });
+    expect(hash.body).toEqual({ code: 3, message: 'tx_hash must be a hex encoded 32-byte transaction hash or a base58 Solana signature', details: [] });
     const missing = await postJson(`${auto.url}/v2/tx/track`, { chain_id: CHAIN_ID });
     expect(missing.body).toEqual({ code: 3, message: 'tx_hash is required', details: [] });
   });

@@ -69,6 +69,10 @@ function priced(ctx: RouteContext, amount: bigint, decimals: number, priceKeys: 
 async function denomBalance(ctx: RouteContext, rc: RoutingChain, chainId: string, holder: Uint8Array, denom: string): Promise<DenomBalance> {
   const chain = rc.chain;
   try {
+    if (rc.balance) {
+      const b = await rc.balance(holder, denom);
+      return priced(ctx, b.amount, b.decimals, b.priceKeys);
+    }
     const k = classify(chain, chainId, denom);
     if (k.kind === 'native') {
       const amount = await rc.nativeBalance(holder);
@@ -86,7 +90,8 @@ export async function handleBalances(ctx: RouteContext, req: BalancesRequest): P
   // Validate every chain and address before reading anything.
   const plan = req.chains.map(([chainId, e]) => {
     const { chain: rc } = resolveChain(ctx.env, chainId);
-    return { rc, chainId, address: e.address, holder: parseAddress(rc.chain, chainId, e.address), denoms: e.denoms.length > 0 ? e.denoms : [rc.chain.denom] };
+    const holder = rc.parseHolder ? rc.parseHolder(e.address, chainId) : parseAddress(rc.chain, chainId, e.address);
+    return { rc, chainId, address: e.address, holder, denoms: e.denoms.length > 0 ? e.denoms : [rc.chain.denom] };
   });
   const out: BalancesResponse = { chains: {} };
   for (const p of plan) {

@@ -40,7 +40,7 @@ export interface ChainsResponse {
 export const LOGO_PATH = '/logo.svg';
 
 /** The chain of the network a chain id names, and which face of it; throws `chain ID not supported` otherwise. */
-export function resolveChain(env: Pick<RoutingEnv, 'chains'>, chainId: string): { chain: RoutingChain; type: Exclude<ChainType, 'svm'> } {
+export function resolveChain(env: Pick<RoutingEnv, 'chains'>, chainId: string): { chain: RoutingChain; type: ChainType } {
   for (const chain of env.chains) {
     const type = chain.face(chainId);
     if (type) return { chain, type };

@@ -2,6 +2,7 @@
  * Request decoders: query strings and JSON bodies into typed parameters, with the API's own error
  * texts. Decoders check shape only; whether a chain is hosted or a tx exists is the handlers' job.
  */
+import { base58 } from '@scure/base';
 import { InvalidArgumentError, TxNotBase64Error } from './errors.js';
 
 /** What the server hands to a route's decoder. */
@@ -44,6 +45,7 @@ export interface TxRef {
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 const BASE64URL_RE = /^[A-Za-z0-9_-]+={0,2}$/;
 const HASH_RE = /^(?:0x|0X)?([0-9a-fA-F]{64})$/;
+const SIGNATURE_RE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
 function parseBool(q: URLSearchParams, name: string, dflt: boolean): boolean {
   const v = q.get(name);
@@ -119,12 +121,16 @@ export function decodeSubmitBody(input: RequestInput): SubmitRequest {
   return { tx: decodeBase64Tx(body.tx), chainId: chainIdOf(body.chain_id) };
 }
 
-/** A 32-byte hash as hex, with or without 0x, any case. */
+/** A 32-byte hash as hex (with or without 0x, any case), or a 64-byte Solana signature in base58. */
 export function parseTxHash(v: unknown, field = 'tx_hash'): Uint8Array {
   if (typeof v !== 'string' || v.trim() === '') throw new InvalidArgumentError(`${field} is required`);
   const m = HASH_RE.exec(v.trim());
-  if (!m) throw new InvalidArgumentError(`${field} must be a hex encoded 32-byte transaction hash`);
-  return new Uint8Array(Buffer.from(m[1]!, 'hex'));
+  if (m) return new Uint8Array(Buffer.from(m[1]!, 'hex'));
+  if (SIGNATURE_RE.test(v.trim())) {
+    const sig = base58.decode(v.trim());
+    if (sig.length === 64) return sig;
+  }
+  throw new InvalidArgumentError(`${field} must be a hex encoded 32-byte transaction hash or a base58 Solana signature`);
 }
 
 export function decodeTrackBody(input: RequestInput): TxRef {

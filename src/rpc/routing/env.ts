@@ -85,7 +85,16 @@ export interface BlockSummary {
 export interface RoutingChain {
   readonly chain: HostedChain;
   /** Which face of this chain `chainId` names, or undefined when it names none. */
-  face(chainId: string): 'cosmos' | 'evm' | undefined;
+  face(chainId: string): 'cosmos' | 'evm' | 'svm' | undefined;
+  /**
+   * Chains whose addresses, denoms and hashes are not Ethermint's (an SVM chain) give their own:
+   * the holder bytes of an address, a denom's balance, a submit that answers the chain's own tx
+   * hash (a Solana signature), and how that hash is written.
+   */
+  parseHolder?(address: string, chainId: string): Uint8Array;
+  balance?(holder: Uint8Array, denom: string): Promise<{ amount: bigint; decimals: number; priceKeys: string[] }>;
+  submitTx?(tx: Uint8Array): Promise<{ hash: Uint8Array; display: string }>;
+  displayHash?(hash: Uint8Array): string;
   /** Its records for /v2/info/chains. */
   records(baseUrl: string): ChainRecord[];
   gasPrices(): GasPriceTiers;

@@ -42,7 +42,8 @@ export interface StatusTxResponse {
 
 export const EXPLORER_PREFIX = '/explorer/tx/';
 
-function displayHash(type: Exclude<ChainType, 'svm'>, cometHash: Uint8Array, ethHash: Uint8Array | undefined): string {
+function displayHash(type: ChainType, cometHash: Uint8Array, ethHash: Uint8Array | undefined, rc?: RoutingChain): string {
+  if (rc?.displayHash) return rc.displayHash(cometHash);
   return type === 'evm' && ethHash ? `0x${toHex(ethHash)}` : toHexUpper(cometHash);
 }
 
@@ -65,6 +66,11 @@ async function admit(rc: RoutingChain, tx: Uint8Array, cometHash: Uint8Array): P
 
 export async function handleSubmit(ctx: RouteContext, req: SubmitRequest): Promise<Reply> {
   const { chain: rc, type } = resolveChain(ctx.env, req.chainId);
+  if (rc.submitTx) {
+    const sent = await rc.submitTx(req.tx);
+    ctx.tracker.register(rc, [sent.hash]);
+    return reply(ctx, sent.display);
+  }
   const cometHash = sha256(req.tx);
   const res = await admit(rc, req.tx, cometHash);
   if (res !== 'known' && res.code !== 0) throw new TxRejectedError({ log: res.log, chainCode: res.code, codespace: res.codespace });
@@ -80,16 +86,16 @@ export async function handleTrack(ctx: RouteContext, req: TxRef): Promise<Reply>
   if (found?.outcome && !found.outcome.ok) throw new TxInvalidOnChainError({ chainCode: found.outcome.code, chainLog: found.outcome.log });
   if (found) {
     ctx.tracker.register(rc, [found.cometHash, found.ethHash]);
-    return reply(ctx, displayHash(type, found.cometHash, found.ethHash));
+    return reply(ctx, displayHash(type, found.cometHash, found.ethHash, rc));
   }
   const pooled = rc.pooledTx(req.txHash);
   if (pooled) {
     ctx.tracker.register(rc, pooled.ethHash ? [pooled.cometHash, pooled.ethHash] : [pooled.cometHash]);
-    return reply(ctx, displayHash(type, pooled.cometHash, pooled.ethHash));
+    return reply(ctx, displayHash(type, pooled.cometHash, pooled.ethHash, rc));
   }
   // Not seen yet: track it under the given hash, written the way the named chain writes hashes.
   ctx.tracker.register(rc, [req.txHash]);
-  return reply(ctx, type === 'evm' ? `0x${toHex(req.txHash)}` : toHexUpper(req.txHash));
+  return reply(ctx, rc.displayHash ? rc.displayHash(req.txHash) : type === 'evm' ? `0x${toHex(req.txHash)}` : toHexUpper(req.txHash));
 }
 
 export async function handleStatus(ctx: RouteContext, req: TxRef): Promise<Reply> {
