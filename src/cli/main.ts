@@ -58,10 +58,10 @@ start.option('--kvstore-rpc <laddr>', `CometBFT RPC address of the kvstore chain
 start.option('--svm-rpc <addr>', 'Solana JSON-RPC address of the SVM chain (with --chains …,svm), as solana-test-validator', '127.0.0.1:8899');
 start.option('--svm-ws <addr>', 'Solana WebSocket (subscriptions) address of the SVM chain', '127.0.0.1:8900');
 start.option('--svm-slot-ms <ms>', 'milliseconds per slot of the SVM chain (0: only when mined)', '400');
-start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; kvstore's RPC listens on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')})`, 'evm');
+start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; kvstore's RPC listens on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')}, svm's Solana RPC on 127.0.0.1:8899)`, 'evm,svm');
 start.action(async (o: Record<string, string | boolean | undefined>) => {
   const plan = usage(() => planFromOptions(o));
-  const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm'));
+  const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm,svm'));
   const host = typeof o['host'] === 'string' ? o['host'] : undefined;
   const chains: ChainSpec[] = [{ kind: 'evm', home: plan.home, config: plan.overrides, devnet: plan.devnet, offlineValidators: plan.offlineValidators }];
   if (kinds.includes('kvstore')) {
@@ -78,7 +78,7 @@ start.action(async (o: Record<string, string | boolean | undefined>) => {
     usage(() => parseListenAddress(ws, '--svm-ws'));
     const slotMs = Number(str('svmSlotMs', '400'));
     if (!Number.isSafeInteger(slotMs) || slotMs < 0) fail(`invalid value "${str('svmSlotMs', '')}" for --svm-slot-ms: expected a non-negative integer`);
-    chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic });
+    chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic, home: plan.home });
   }
   const network = await startNetwork({ chains }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
   const node = network.evm!;

@@ -6,7 +6,9 @@
  */
 import pino, { type Logger } from 'pino';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
-import { SvmLedger } from '../svm/ledger.js';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { SvmLedger, type SvmLedgerMeta } from '../svm/ledger.js';
 import { startSolanaRpc, type RunningSolanaRpc } from '../rpc/solana/server.js';
 
 /** How the Skip Go API names a Solana devnet chain. */
@@ -26,6 +28,8 @@ export interface SvmChainSpec {
   /** `host:port` of the JSON-RPC (HTTP) and its WebSocket; '' starts none. */
   rpc?: string;
   ws?: string;
+  /** With a home, the chain's state is saved at stop to `<home>/data/svm-state.bin` (+ `svm-meta.json`) and loaded at start. */
+  home?: string;
   logger?: Logger;
 }
 
@@ -42,7 +46,12 @@ export interface SvmChain {
 
 export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
   const logger = spec.logger ?? pino({ level: 'silent' });
-  const ledger = await SvmLedger.create({ mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts });
+  const opts = { mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts };
+  const files = spec.home ? { state: join(spec.home, 'data', 'svm-state.bin'), meta: join(spec.home, 'data', 'svm-meta.json') } : undefined;
+  const ledger =
+    files && existsSync(files.state) && existsSync(files.meta)
+      ? SvmLedger.restore(readFileSync(files.state), JSON.parse(readFileSync(files.meta, 'utf8')) as SvmLedgerMeta, opts)
+      : await SvmLedger.create(opts);
   const slotMs = spec.slotMs ?? 400;
   const timer = slotMs > 0 ? setInterval(() => ledger.advanceSlot(), slotMs) : undefined;
   timer?.unref();
@@ -78,6 +87,15 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
       stopped = true;
       if (timer) clearInterval(timer);
       await rpc?.stop();
+      if (files) {
+        const saved = ledger.save();
+        mkdirSync(dirname(files.state), { recursive: true });
+        // Written beside and renamed: a crash mid-write leaves the previous state.
+        writeFileSync(`${files.state}.tmp`, saved.state);
+        writeFileSync(`${files.meta}.tmp`, JSON.stringify(saved.meta));
+        renameSync(`${files.state}.tmp`, files.state);
+        renameSync(`${files.meta}.tmp`, files.meta);
+      }
     },
   };
 }

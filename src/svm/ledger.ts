@@ -71,6 +71,16 @@ export interface SvmLedgerOptions {
   now?: () => number;
 }
 
+/** The ledger's own state beside LiteSVM's snapshot (JSON). */
+export interface SvmLedgerMeta {
+  genesisHash: string;
+  mint: string;
+  slot: string;
+  blockHeight: string;
+  /** [blockhash, slot, ms] of the window, oldest first. */
+  blockhashes: [string, string, number][];
+}
+
 interface SignatureSeen {
   slot: bigint;
 }
@@ -96,16 +106,41 @@ export class SvmLedger {
   private readonly slotListeners = new Set<(slot: bigint) => void>();
   private readonly txListeners = new Set<(r: SvmTxRecord) => void>();
 
-  private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, now: () => number) {
+  private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, now: () => number, saved?: SvmLedgerMeta) {
     this.svm = svm;
     this.devAccounts = devAccounts;
     this.mint = mint;
     this.now = now;
     this.latest = svm.latestBlockhash();
-    this.genesisHash = b58.decode(createHash('sha256').update(`chainlet svm genesis ${this.latest}`).digest());
-    this.blockhashes.set(this.latest, 0n);
-    this.slotTimes.set(0n, now());
+    if (saved) {
+      this.genesisHash = saved.genesisHash;
+      this.slot = BigInt(saved.slot);
+      this.blockHeight = BigInt(saved.blockHeight);
+      for (const [h, s, t] of saved.blockhashes) {
+        this.blockhashes.set(h, BigInt(s));
+        this.slotTimes.set(BigInt(s), t);
+      }
+      this.latest = saved.blockhashes.at(-1)?.[0] ?? this.latest;
+      for (const { address } of svm.getProgramAccounts(TOKEN_PROGRAM_ADDRESS)) this.indexTokenAccount(address);
+    } else {
+      this.genesisHash = b58.decode(createHash('sha256').update(`chainlet svm genesis ${this.latest}`).digest());
+      this.blockhashes.set(this.latest, 0n);
+      this.slotTimes.set(0n, now());
+    }
     this.setClock();
+  }
+
+  /** Restores a ledger saved with `save()` (LiteSVM's state snapshot and this module's window). */
+  static restore(state: Uint8Array, meta: SvmLedgerMeta, o: SvmLedgerOptions): SvmLedger {
+    const svm = LiteSVM.fromBytes(state).withBlockhashCheck(false);
+    const devAccounts = deriveSolanaAccounts(o.mnemonic, o.accounts ?? 10);
+    return new SvmLedger(svm, devAccounts, meta.mint, o.now ?? Date.now, meta);
+  }
+
+  /** What `restore` needs: the state snapshot and the slot, blockhash window and genesis hash. */
+  save(): { state: Uint8Array; meta: SvmLedgerMeta } {
+    const blockhashes: [string, string, number][] = [...this.blockhashes].map(([h, s]) => [h, s.toString(), this.slotTimes.get(s) ?? this.now()]);
+    return { state: this.svm.toBytes(), meta: { genesisHash: this.genesisHash, mint: this.mint, slot: this.slot.toString(), blockHeight: this.blockHeight.toString(), blockhashes } };
   }
 
   static async create(o: SvmLedgerOptions): Promise<SvmLedger> {

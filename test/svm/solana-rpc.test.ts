@@ -158,3 +158,29 @@ describe('the SVM chain with @solana/kit', () => {
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 });
+
+describe('an SVM chain with a home', () => {
+  it('keeps its accounts, slot and blockhash window across a restart', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const home = mkdtempSync(join(tmpdir(), 'chainlet-svm-'));
+    try {
+      const first = await startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, home });
+      const someone = (await generateKeyPairSigner()).address;
+      first.ledger.airdrop(someone, 123_456_789n);
+      await first.mine(3);
+      const bh = first.ledger.latestBlockhash().blockhash;
+      await first.stop();
+      const second = await startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, home });
+      expect(second.ledger.balance(someone)).toBe(123_456_789n);
+      expect(second.ledger.slot).toBe(3n);
+      expect(second.ledger.isBlockhashValid(bh)).toBe(true);
+      expect(second.ledger.genesisHash).toBe(first.ledger.genesisHash);
+      expect(second.ledger.tokenAccountsOf(second.ledger.devAccounts[0]!.address)).toHaveLength(1);
+      await second.stop();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
