@@ -143,14 +143,10 @@ describe('the SVM chain with @solana/kit', () => {
   it('base58 sends, simulateTransaction, getFeeForMessage, slot and block height, and accountSubscribe', async () => {
     const { getBase58Decoder, getBase64Decoder } = await import('@solana/kit');
     const to = await generateKeyPairSigner();
-    // accountSubscribe over a plain WebSocket client.
-    const { default: WebSocket } = await import('ws');
-    const ws = new WebSocket(chain.urls.rpcWs!);
-    const messages: string[] = [];
-    ws.on('message', (d) => messages.push(String(d)));
-    await new Promise((r) => ws.once('open', r));
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'accountSubscribe', params: [to.address, { encoding: 'base64', commitment: 'confirmed' }] }));
-    for (let i = 0; i < 100 && messages.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const controller = new AbortController();
+    const accountEvents = await subs.accountNotifications(to.address, { encoding: 'base64' }).subscribe({ abortSignal: controller.signal });
+    // kit delivers the notifications that arrive once iteration has started.
+    const first = accountEvents[Symbol.asyncIterator]().next();
     const tx = await build(payer, [getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(3_000_000n) })]);
     const sim = await rpc.simulateTransaction(getBase64EncodedWireTransaction(tx), { encoding: 'base64' }).send();
     expect(sim.value.err).toBeNull();
@@ -158,11 +154,9 @@ describe('the SVM chain with @solana/kit', () => {
     const wire = Buffer.from(getBase64EncodedWireTransaction(tx), 'base64');
     const sig = await rpc.sendTransaction(getBase58Decoder().decode(wire) as never).send();
     expect(typeof sig).toBe('string');
-    for (let i = 0; i < 100 && messages.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
-    const note = JSON.parse(messages[1]!) as { method: string; params: { result: { value: { lamports: number } } } };
-    expect(note.method).toBe('accountNotification');
-    expect(note.params.result.value.lamports).toBe(3_000_000);
-    ws.close();
+    const n = await first;
+    expect(n.value?.value?.lamports).toBe(3_000_000n);
+    controller.abort();
     const fee = await rpc.getFeeForMessage(getBase64Decoder().decode(tx.messageBytes) as never).send();
     expect(fee.value).toBe(5000n);
     expect(await rpc.getSlot().send()).toBe(chain.ledger.slot);
