@@ -8,7 +8,7 @@ import pino, { type Logger } from 'pino';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SvmLedger, type SvmLedgerMeta } from '../svm/ledger.js';
+import { SvmLedger, type SvmLedgerState } from '../svm/ledger.js';
 import { startSolanaRpc, type RunningSolanaRpc } from '../rpc/solana/server.js';
 
 /** How the Skip Go API names a Solana devnet chain. */
@@ -28,7 +28,7 @@ export interface SvmChainSpec {
   /** `host:port` of the JSON-RPC (HTTP) and its WebSocket; '' starts none. */
   rpc?: string;
   ws?: string;
-  /** With a home, the chain's state is saved at stop to `<home>/data/svm-state.bin` (+ `svm-meta.json`) and loaded at start. */
+  /** With a home, the chain's state is saved at stop to `<home>/data/svm-state.json` and loaded at start. */
   home?: string;
   logger?: Logger;
 }
@@ -47,11 +47,8 @@ export interface SvmChain {
 export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
   const logger = spec.logger ?? pino({ level: 'silent' });
   const opts = { mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts };
-  const files = spec.home ? { state: join(spec.home, 'data', 'svm-state.bin'), meta: join(spec.home, 'data', 'svm-meta.json') } : undefined;
-  const ledger =
-    files && existsSync(files.state) && existsSync(files.meta)
-      ? SvmLedger.restore(readFileSync(files.state), JSON.parse(readFileSync(files.meta, 'utf8')) as SvmLedgerMeta, opts)
-      : await SvmLedger.create(opts);
+  const file = spec.home ? join(spec.home, 'data', 'svm-state.json') : undefined;
+  const ledger = file && existsSync(file) ? SvmLedger.restore(JSON.parse(readFileSync(file, 'utf8')) as SvmLedgerState, opts) : await SvmLedger.create(opts);
   const slotMs = spec.slotMs ?? 400;
   const timer = slotMs > 0 ? setInterval(() => ledger.advanceSlot(), slotMs) : undefined;
   timer?.unref();
@@ -87,14 +84,11 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
       stopped = true;
       if (timer) clearInterval(timer);
       await rpc?.stop();
-      if (files) {
-        const saved = ledger.save();
-        mkdirSync(dirname(files.state), { recursive: true });
+      if (file) {
+        mkdirSync(dirname(file), { recursive: true });
         // Written beside and renamed: a crash mid-write leaves the previous state.
-        writeFileSync(`${files.state}.tmp`, saved.state);
-        writeFileSync(`${files.meta}.tmp`, JSON.stringify(saved.meta));
-        renameSync(`${files.state}.tmp`, files.state);
-        renameSync(`${files.meta}.tmp`, files.meta);
+        writeFileSync(`${file}.tmp`, JSON.stringify(ledger.save()));
+        renameSync(`${file}.tmp`, file);
       }
     },
   };

@@ -71,14 +71,26 @@ export interface SvmLedgerOptions {
   now?: () => number;
 }
 
-/** The ledger's own state beside LiteSVM's snapshot (JSON). */
-export interface SvmLedgerMeta {
+export interface SvmSavedAccount {
+  address: string;
+  lamports: string;
+  owner: string;
+  executable: boolean;
+  /** base64 */
+  data: string;
+}
+
+/** A saved chain (JSON): accounts, slot, the blockhash window and the window's signatures. */
+export interface SvmLedgerState {
   genesisHash: string;
   mint: string;
   slot: string;
   blockHeight: string;
   /** [blockhash, slot, ms] of the window, oldest first. */
   blockhashes: [string, string, number][];
+  accounts: SvmSavedAccount[];
+  /** [signature, slot] */
+  seen: [string, string][];
 }
 
 interface SignatureSeen {
@@ -98,6 +110,8 @@ export class SvmLedger {
   private latest = '';
   private readonly slotTimes = new Map<bigint, number>();
   private readonly slotTxs = new Map<bigint, number>();
+  /** Every account the genesis, a tx or an airdrop wrote (what `save` writes). */
+  private readonly known = new Set<string>();
   private readonly seen = new Map<string, SignatureSeen>();
   private readonly records = new Map<string, SvmTxRecord>();
   private readonly maxRecords = 100_000;
@@ -106,7 +120,7 @@ export class SvmLedger {
   private readonly slotListeners = new Set<(slot: bigint) => void>();
   private readonly txListeners = new Set<(r: SvmTxRecord) => void>();
 
-  private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, now: () => number, saved?: SvmLedgerMeta) {
+  private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, now: () => number, saved?: SvmLedgerState) {
     this.svm = svm;
     this.devAccounts = devAccounts;
     this.mint = mint;
@@ -121,7 +135,11 @@ export class SvmLedger {
         this.slotTimes.set(BigInt(s), t);
       }
       this.latest = saved.blockhashes.at(-1)?.[0] ?? this.latest;
-      for (const { address } of svm.getProgramAccounts(TOKEN_PROGRAM_ADDRESS)) this.indexTokenAccount(address);
+      for (const [sig, slot] of saved.seen) this.seen.set(sig, { slot: BigInt(slot) });
+      for (const a of saved.accounts) {
+        this.known.add(a.address);
+        this.indexTokenAccount(a.address);
+      }
     } else {
       this.genesisHash = b58.decode(createHash('sha256').update(`chainlet svm genesis ${this.latest}`).digest());
       this.blockhashes.set(this.latest, 0n);
@@ -130,17 +148,30 @@ export class SvmLedger {
     this.setClock();
   }
 
-  /** Restores a ledger saved with `save()` (LiteSVM's state snapshot and this module's window). */
-  static restore(state: Uint8Array, meta: SvmLedgerMeta, o: SvmLedgerOptions): SvmLedger {
-    const svm = LiteSVM.fromBytes(state).withBlockhashCheck(false);
+  /**
+   * Restores a ledger saved with `save()`: a fresh LiteSVM (its built-in programs) with every account
+   * the chain ever wrote put back, the slot, the blockhash window and the signatures of the window.
+   */
+  static restore(saved: SvmLedgerState, o: SvmLedgerOptions): SvmLedger {
+    const svm = new LiteSVM().withBlockhashCheck(false);
+    for (const a of saved.accounts) {
+      const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
+      svm.setAccount({ address: a.address as Address, lamports: lamports(BigInt(a.lamports)), programAddress: a.owner as Address, executable: a.executable, space: BigInt(data.length), data });
+    }
     const devAccounts = deriveSolanaAccounts(o.mnemonic, o.accounts ?? 10);
-    return new SvmLedger(svm, devAccounts, meta.mint, o.now ?? Date.now, meta);
+    return new SvmLedger(svm, devAccounts, saved.mint, o.now ?? Date.now, saved);
   }
 
-  /** What `restore` needs: the state snapshot and the slot, blockhash window and genesis hash. */
-  save(): { state: Uint8Array; meta: SvmLedgerMeta } {
+  /** The chain's state as JSON-friendly values (LiteSVM 1.4 has no snapshot of its own). */
+  save(): SvmLedgerState {
     const blockhashes: [string, string, number][] = [...this.blockhashes].map(([h, s]) => [h, s.toString(), this.slotTimes.get(s) ?? this.now()]);
-    return { state: this.svm.toBytes(), meta: { genesisHash: this.genesisHash, mint: this.mint, slot: this.slot.toString(), blockHeight: this.blockHeight.toString(), blockhashes } };
+    const accounts: SvmSavedAccount[] = [];
+    for (const address of this.known) {
+      const a = this.account(address);
+      if (a && !a.executable) accounts.push({ address, lamports: a.lamports.toString(), owner: a.owner, executable: a.executable, data: Buffer.from(a.data).toString('base64') });
+    }
+    const seen: [string, string][] = [...this.seen].map(([sig, v]) => [sig, v.slot.toString()]);
+    return { genesisHash: this.genesisHash, mint: this.mint, slot: this.slot.toString(), blockHeight: this.blockHeight.toString(), blockhashes, accounts, seen };
   }
 
   static async create(o: SvmLedgerOptions): Promise<SvmLedger> {
@@ -150,7 +181,10 @@ export class SvmLedger {
     const ledger = new SvmLedger(svm, devAccounts, mintKey.address, o.now ?? Date.now);
     const sol = o.lamportsPerAccount ?? 1000n * 1_000_000_000n;
     const tokens = o.tokensPerAccount ?? 1_000_000n * 1_000_000n;
-    for (const a of devAccounts) svm.setAccount({ address: a.address as Address, lamports: lamports(sol), programAddress: SYSTEM_PROGRAM as Address, executable: false, space: 0n, data: new Uint8Array(0) });
+    for (const a of devAccounts) {
+      svm.setAccount({ address: a.address as Address, lamports: lamports(sol), programAddress: SYSTEM_PROGRAM as Address, executable: false, space: 0n, data: new Uint8Array(0) });
+      ledger.known.add(a.address);
+    }
     // The mint: authority = dev account 0, supply = what the dev accounts hold.
     const mint = new Uint8Array(MINT_SIZE);
     const dv = new DataView(mint.buffer);
@@ -160,6 +194,7 @@ export class SvmLedger {
     mint[44] = 6;
     mint[45] = 1;
     svm.setAccount({ address: mintKey.address as Address, lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))), programAddress: TOKEN_PROGRAM_ADDRESS, executable: false, space: BigInt(MINT_SIZE), data: mint });
+    ledger.known.add(mintKey.address);
     for (const a of devAccounts) {
       const [ata] = await findAssociatedTokenPda({ mint: mintKey.address as Address, owner: a.address as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
       const acct = new Uint8Array(TOKEN_ACCOUNT_SIZE);
@@ -169,6 +204,7 @@ export class SvmLedger {
       acct[108] = 1; // AccountState::Initialized
       svm.setAccount({ address: ata, lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(TOKEN_ACCOUNT_SIZE))), programAddress: TOKEN_PROGRAM_ADDRESS, executable: false, space: BigInt(TOKEN_ACCOUNT_SIZE), data: acct });
       ledger.indexTokenAccount(ata);
+      ledger.known.add(ata);
     }
     return ledger;
   }
@@ -257,7 +293,10 @@ export class SvmLedger {
     if (payerDelta >= rec.fee && failed) rec.fee = payerDelta;
     this.seen.set(signature, { slot: this.slot });
     this.remember(rec);
-    for (const k of accountKeys) this.indexTokenAccount(k);
+    for (const k of accountKeys) {
+      this.indexTokenAccount(k);
+      this.known.add(k);
+    }
     for (const l of this.txListeners) l(rec);
     return rec;
   }
@@ -283,6 +322,7 @@ export class SvmLedger {
       space: acct.exists ? BigInt(acct.data.length) : 0n,
       data: acct.exists ? acct.data : new Uint8Array(0),
     });
+    this.known.add(to);
     // A faucet credit has no transaction of its own here: its "signature" names the credit.
     const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${this.slot} ${this.records.size}`).digest());
     const rec: SvmTxRecord = { signature, slot: this.slot, blockTime: BigInt(Math.floor(this.now() / 1000)), wire: new Uint8Array(0), fee: 0n, accountKeys: [to], preBalances: [before], postBalances: [before + amount], logs: [], computeUnits: 0n, err: null };
@@ -313,10 +353,6 @@ export class SvmLedger {
 
   rentExempt(dataLen: bigint): bigint {
     return this.svm.minimumBalanceForRentExemption(dataLen);
-  }
-
-  toBytes(): Uint8Array {
-    return this.svm.toBytes();
   }
 
   get tokenProgram(): string {

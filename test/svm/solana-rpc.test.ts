@@ -192,11 +192,23 @@ describe('an SVM chain with a home', () => {
       const first = await startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, home });
       const someone = (await generateKeyPairSigner()).address;
       first.ledger.airdrop(someone, 123_456_789n);
+      const signer = await createKeyPairSignerFromBytes(first.ledger.devAccounts[3]!.secretKey);
+      const bh0 = first.ledger.latestBlockhash();
+      const msg = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(signer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(bh0 as never, m),
+        (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: signer, destination: someone as never, amount: lamports(1_000n) })], m),
+      );
+      const wire = Buffer.from(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg)), 'base64');
+      first.ledger.send(wire);
       await first.mine(3);
       const bh = first.ledger.latestBlockhash().blockhash;
       await first.stop();
       const second = await startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, home });
-      expect(second.ledger.balance(someone)).toBe(123_456_789n);
+      expect(second.ledger.balance(someone)).toBe(123_456_789n + 1_000n);
+      // The window's signatures came back too: a replay after the restart is refused.
+      expect(() => second.ledger.send(wire)).toThrow(/already been processed/);
       expect(second.ledger.slot).toBe(3n);
       expect(second.ledger.isBlockhashValid(bh)).toBe(true);
       expect(second.ledger.genesisHash).toBe(first.ledger.genesisHash);
