@@ -47,6 +47,7 @@ export function defaultConfig(): NodeConfig {
       keepInvalidTxsInCache: false,
     },
     txIndex: { indexer: 'kv' },
+    instrumentation: { prometheus: false, prometheusListenAddr: ':26660', maxOpenConnections: 3, namespace: 'cometbft' },
     jsonRpc: {
       enable: true,
       address: '127.0.0.1:8545',

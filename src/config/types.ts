@@ -51,6 +51,18 @@ export interface TxIndexConfig {
   indexer: 'kv' | 'null';
 }
 
+/** `[instrumentation]` of config.toml, as CometBFT spells it. */
+export interface InstrumentationConfig {
+  /** Serve Prometheus metrics (default false). */
+  prometheus: boolean;
+  /** Where `/metrics` listens (CometBFT's default ":26660"; a bare ":port" binds 127.0.0.1 here). */
+  prometheusListenAddr: string;
+  /** 0 = unlimited. */
+  maxOpenConnections: number;
+  /** Metric name prefix (CometBFT's default "cometbft"). */
+  namespace: string;
+}
+
 export interface JsonRpcConfig {
   enable: boolean;
   address: string;
@@ -104,6 +116,7 @@ export interface NodeConfig {
   consensus: ConsensusConfig;
   mempool: MempoolSection;
   txIndex: TxIndexConfig;
+  instrumentation: InstrumentationConfig;
   jsonRpc: JsonRpcConfig;
   routing: RoutingConfig;
   evm: EvmConfig;

@@ -61,6 +61,8 @@ export class Mempool {
   private readonly mutex = new AsyncMutex();
   private readonly txsAvailable: Listeners<[]>;
   private readonly newTx: Listeners<[MempoolTx]>;
+  /** Every CheckTx outcome (new txs and rechecks): metrics. */
+  private readonly checked: Listeners<[ResponseCheckTx, number, CheckTxType]>;
   private height = 0;
   private nextSeq = 0;
   /** CometBFT's notifiedTxsAvailable: at most one TxsAvailable per height. */
@@ -76,6 +78,7 @@ export class Mempool {
     this.log = opts.logger ?? pino({ level: 'silent' });
     this.txsAvailable = new Listeners(this.log, 'txs-available');
     this.newTx = new Listeners(this.log, 'new-tx');
+    this.checked = new Listeners(this.log, 'checked');
   }
 
   // ── admission ────────────────────────────────────────────────────────────────────────────
@@ -94,6 +97,7 @@ export class Mempool {
       release();
     }
     // Listeners run after the lock is released, so one may start a block right away.
+    this.checked.emit(outcome.res, tx.length, CheckTxType.New);
     if (outcome.admitted) {
       this.newTx.emit(outcome.admitted);
       this.notifyTxsAvailable();
@@ -239,6 +243,7 @@ export class Mempool {
       } catch (err) {
         this.log.error({ err, tx: key }, 'recheck failed; dropping tx');
       }
+      if (res !== undefined) this.checked.emit(res, t.tx.length, CheckTxType.Recheck);
       if (this.pool.find(t.hash) !== t) continue; // dropped meanwhile (stale nonce, removeTx, flush)
       if (res === undefined || res.code !== CodeTypeOK) {
         this.pool.removeByKey(key);
@@ -333,6 +338,11 @@ export class Mempool {
   }
 
   /** Every admitted tx, queued ones included (eth newPendingTransactions). */
+  /** Called after each CheckTx (new or recheck) with the app's answer and the tx size. */
+  onChecked(listener: (res: ResponseCheckTx, size: number, type: CheckTxType) => void): () => void {
+    return this.checked.add(listener);
+  }
+
   onNewTx(listener: (t: MempoolTx) => void): () => void {
     return this.newTx.add(listener);
   }

@@ -40,6 +40,8 @@ import { rangeVirtualBlocks } from './devnet/range-stores.js';
 import { Keystore } from './keystore/keystore.js';
 import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
 import { cosmosNodeQueryRoutes } from './cosmos-node-queries.js';
+import { createChainMetrics, type ChainMetrics } from './metrics.js';
+import { timestampToMs } from '../types/time.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
 import { buildConsensusCore, openChainStores, startProduction, type Db } from './chain-core.js';
 
@@ -103,6 +105,8 @@ export interface NodeInternals {
   devnet: DevnetControl;
   /** Password-protected accounts of the personal namespace (`<home>/keystore`, else in memory). */
   keystore: Keystore;
+  /** Prometheus metrics, with `[instrumentation] prometheus = true`. */
+  metrics: ChainMetrics | undefined;
 }
 
 let nodeCounter = 0;
@@ -187,7 +191,10 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   // hardhat_reset / anvil_reset go back to the chain as it is now (a level snapshot: O(1)).
   if (config.evm.devnet) await devnet.recordStart();
 
-  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore };
+  const metrics = config.instrumentation.prometheus
+    ? createChainMetrics({ chainId: genesis.chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height, lastBlockTimeMs: consensus.height > 0 ? timestampToMs(consensus.state.lastBlockTime) : undefined }, config.instrumentation.namespace)
+    : undefined;
+  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore, metrics };
   let servers: RunningServers | undefined;
   let stopped = false;
   let localSubscriptions = 0;
@@ -217,6 +224,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
       stopped = true;
       await disposeDebug(devnet);
       await servers?.stop();
+      metrics?.stop();
       keystore.close();
       await devnet.close();
       await consensus.stop();

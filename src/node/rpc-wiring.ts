@@ -166,6 +166,7 @@ export function createEthEnv(node: ChainletNode): EthEnv {
     logger: node.logger,
     namespaces: createNamespaceServices(node),
     nextBlock: () => ({ time: consensus.pendingBlockTime(), proposer: consensus.nextProposer() }),
+    observe: node.internals.metrics?.observeEth,
   });
 }
 
@@ -184,6 +185,8 @@ export interface EthEnvParts {
   namespaces?: NamespaceServices;
   /** Time and proposer of the next block (the `pending` block of calls). */
   nextBlock: () => { time: Timestamp; proposer: Uint8Array | undefined };
+  /** Told of every call (metrics). */
+  observe?: (method: string, seconds: number, ok: boolean) => void;
 }
 
 export function ethEnvOf(parts: EthEnvParts): EthEnv {
@@ -211,6 +214,7 @@ export function ethEnvOf(parts: EthEnvParts): EthEnv {
     clientVersion: clientVersion(config, parts.devnet),
     logger: parts.logger.child({ module: 'eth-rpc' }),
     namespaces: parts.namespaces,
+    ...(parts.observe ? { observe: parts.observe } : {}),
     pendingHeader: () => {
       const next = parts.nextBlock();
       return {
@@ -268,6 +272,7 @@ export function createRoutingEnv(node: ChainletNode): RoutingEnv {
 export function networkRoutingEnv(host: ChainletNode, nodes: readonly ChainletNode[], others: readonly RoutingChain[] = []): RoutingEnv {
   return {
     chains: [...nodes.map(evmRoutingChain), ...others],
+    ...(host.internals.metrics ? { observe: host.internals.metrics.observeRouting } : {}),
     config: host.config.routing,
     logger: host.logger.child({ module: 'routing' }),
     apiKeys: getApiKeyStore(host),

@@ -2,6 +2,7 @@
  * Starts the RPC servers a node's config enables and gathers their URLs. Each family builds its
  * own narrow environment from the node; this module only decides which ones run and stops them.
  */
+import { startPrometheusServer } from './prometheus-server.js';
 import { startCometRpc, startEthRpc, startRoutingApi } from './rpc-wiring.js';
 import type { ChainletNode } from './node.js';
 
@@ -16,6 +17,8 @@ export interface ServerUrls {
   jsonRpcWs?: string;
   /** Routing API. */
   routing?: string;
+  /** Prometheus metrics (`…/metrics`), with `[instrumentation] prometheus = true`. */
+  metrics?: string;
 }
 
 export interface RunningServers {
@@ -51,6 +54,12 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
       const routing = await startRoutingApi(node);
       running.push(routing);
       urls.routing = routing.url;
+    }
+    const metrics = node.internals.metrics;
+    if (metrics) {
+      const prom = await startPrometheusServer(metrics.registry, node.config.instrumentation, node.logger);
+      running.push(prom);
+      urls.metrics = `${prom.url}/metrics`;
     }
   } catch (err) {
     await stop();

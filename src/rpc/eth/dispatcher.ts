@@ -56,6 +56,21 @@ export class EthDispatcher {
 
   /** Runs one call. Throws EthRpcError (or a JsonRpcErrorException) for an error answer. */
   async call(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
+    const observe = this.env.observe;
+    if (observe === undefined) return this.run(method, params, ctx);
+    const t0 = performance.now();
+    const name = this.table.has(method) ? method : 'unknown';
+    try {
+      const out = await this.run(method, params, ctx);
+      observe(name, (performance.now() - t0) / 1000, true);
+      return out;
+    } catch (e) {
+      observe(name, (performance.now() - t0) / 1000, false);
+      throw e;
+    }
+  }
+
+  private async run(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
     const r = this.table.get(method);
     if (r === undefined) {
       if (isUnsupported(method)) throw new NotSupportedError(method);

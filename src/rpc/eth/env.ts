@@ -57,6 +57,8 @@ export interface EthEnv {
   readonly namespaces?: NamespaceServices;
   /** The header the next block will have if it is proposed now: the `pending` block of calls and estimates. */
   pendingHeader(): PendingHeader;
+  /** Told of every call (served methods by name, others as "unknown"): Prometheus metrics. */
+  observe?: (method: string, seconds: number, ok: boolean) => void;
 }
 
 /**

@@ -117,6 +117,8 @@ export interface RoutingEnv {
   readonly apiKeys: ApiKeyStore;
   /** Monotonic milliseconds (status timeouts, rate limit). */
   readonly now: Clock;
+  /** Told of every request (the route's path pattern, or "unmatched"): Prometheus metrics. */
+  readonly observe?: (route: string, status: number, seconds: number) => void;
 }
 
 /** `chainlet_9000-1` → `chainlet`. */

@@ -77,6 +77,18 @@ function toHttp(reply: Reply, extra: Record<string, string>, head: boolean): Htt
 }
 
 function createHandler(ctx: RouteContext, gate: AccessGate, log: Logger): (req: HttpRequest) => Promise<HttpResponse> {
+  const handle = handlerOf(ctx, gate, log);
+  const observe = ctx.env.observe;
+  if (!observe) return handle;
+  return async (req) => {
+    const t0 = performance.now();
+    const res = await handle(req);
+    observe(findRoute(req.method, req.path).match?.route.path ?? 'unmatched', res.status, (performance.now() - t0) / 1000);
+    return res;
+  };
+}
+
+function handlerOf(ctx: RouteContext, gate: AccessGate, log: Logger): (req: HttpRequest) => Promise<HttpResponse> {
   return async (req) => {
     const { match, allowed } = findRoute(req.method, req.path);
     const extra: Record<string, string> = {};
