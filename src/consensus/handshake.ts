@@ -18,6 +18,10 @@ import type { Commit } from '../types/block.js';
 import { stateFromGenesis, type ChainState } from '../types/chain-state.js';
 import type { BlockExecutor } from './block-executor.js';
 import { ConsensusError } from './errors.js';
+import { startProgress } from '../util/progress.js';
+
+/** A replay of at least this many blocks logs its progress. */
+const REPLAY_PROGRESS_MIN = 100;
 
 export interface HandshakeDeps {
   app: Application;
@@ -61,6 +65,9 @@ export async function handshake(d: HandshakeDeps): Promise<{ state: ChainState; 
   }
 
   // Blocks the state already includes but the app lost: re-execute them in the app only.
+  const toReplay = state.lastBlockHeight - appHeight;
+  const progress = toReplay >= REPLAY_PROGRESS_MIN ? startProgress(d.logger, 'replaying stored blocks through the app', toReplay) : undefined;
+  const firstReplayed = appHeight;
   while (appHeight < state.lastBlockHeight) {
     const h = appHeight + 1;
     const block = await d.blockStore.loadBlock(h);
@@ -78,7 +85,9 @@ export async function handshake(d: HandshakeDeps): Promise<{ state: ChainState; 
     });
     await d.app.commit();
     appHeight = h;
+    progress?.update(h - firstReplayed);
   }
+  progress?.finish();
 
   // The block saved last but not yet applied to the state.
   if (storeHeight === state.lastBlockHeight + 1) {

@@ -34,6 +34,7 @@ const RANK: Record<string, number> = {
   genesis: 2,
   crypto: 1,
   config: 1,
+  util: 1,
   'version.ts': 1,
 };
 

@@ -41,13 +41,14 @@ export async function* dbEntries(db: RootDb, range: KeyRange = {}, snapshot?: Ab
 }
 
 /** Makes the keys of `range` in the db equal to `target` (same range, key order). Returns the ops written. */
-export async function restoreRange(db: RootDb, target: EntrySource, range: KeyRange = {}): Promise<number> {
+export async function restoreRange(db: RootDb, target: EntrySource, range: KeyRange = {}, onTarget?: (consumed: number) => void): Promise<number> {
   const cur = dbEntries(db, range)[Symbol.asyncIterator]();
   const tgt = target[Symbol.asyncIterator]();
   let a = await cur.next();
   let b = await tgt.next();
   let ops: { type: 'put' | 'del'; key: Uint8Array; value?: Uint8Array }[] = [];
   let written = 0;
+  let consumed = 0;
   const flush = async () => {
     if (ops.length === 0) return;
     await db.batch(ops as never, RAW as never);
@@ -62,12 +63,17 @@ export async function restoreRange(db: RootDb, target: EntrySource, range: KeyRa
     } else if (c > 0) {
       ops.push({ type: 'put', key: b.value[0], value: b.value[1] });
       b = await tgt.next();
+      consumed++;
     } else {
       if (a.value[1] !== b.value[1] && Buffer.compare(a.value[1], b.value[1]) !== 0) ops.push({ type: 'put', key: b.value[0], value: b.value[1] });
       a = await cur.next();
       b = await tgt.next();
+      consumed++;
     }
-    if (ops.length >= BATCH) await flush();
+    if (ops.length >= BATCH) {
+      await flush();
+      onTarget?.(consumed);
+    }
   }
   await flush();
   return written;

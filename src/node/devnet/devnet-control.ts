@@ -25,6 +25,10 @@ import { appOf, type DevnetParts } from './parts.js';
 import { reloadFromDb } from './reload.js';
 import { SnapshotManager } from './snapshots.js';
 import { dumpDb, loadDb, readDump } from './state-dump.js';
+import { startProgress } from '../../util/progress.js';
+
+/** A state dump of at least this many entries logs its loading progress. */
+const LOAD_PROGRESS_MIN = 1000;
 
 export interface DevnetControlOptions {
   /** The configured interval of `interval` mode (consensus timeout_commit). */
@@ -252,7 +256,10 @@ export class DevnetControl {
     await this.parts.consensus.exclusive(async () => {
       await this.parts.indexer.flush();
       await this.snapshots.clear();
-      await loadDb(this.parts.db, entries);
+      const progress = header.entries >= LOAD_PROGRESS_MIN ? startProgress(this.parts.logger, 'loading state', header.entries, { unit: 'entries' }) : undefined;
+      await loadDb(this.parts.db, entries, (n) => progress?.update(n));
+      progress?.update(header.entries);
+      progress?.finish();
       await reloadFromDb(this.parts);
     });
     this.notify('reset');

@@ -12,6 +12,10 @@ import { timestampFromMs, timestampToMs, type Timestamp } from '../../types/time
 import { RangeNotApplicableError, TimestampTooLowError } from './errors.js';
 import { announceRange, mineEmptyRange } from './fast-mine.js';
 import type { DevnetParts } from './parts.js';
+import { startProgress } from '../../util/progress.js';
+
+/** Mining at least this many blocks at once logs its progress (anvil_mine of 100 000 blocks). */
+const MINE_PROGRESS_MIN = 1000;
 
 export interface MineOptions {
   /** Unix seconds of the first block. */
@@ -30,10 +34,12 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
   let next: Timestamp | undefined = opts.timestamp === undefined ? undefined : { seconds: opts.timestamp, nanos: 0 };
   const from = consensus.height + 1;
   let remaining = count;
+  const progress = count >= MINE_PROGRESS_MIN ? startProgress(parts.logger, 'mining', count) : undefined;
   const mineOne = async () => {
     await consensus.mine(1, next ? { timestamp: next } : {});
     next = timestampFromMs(timestampToMs(consensus.head().state.lastBlockTime) + intervalMs);
     remaining--;
+    progress?.update(count - remaining);
   };
   while (remaining > 0) {
     if (remaining === 1 || mempool.hasPending()) {
@@ -46,6 +52,7 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
         return mineEmptyRange(parts, remaining, { timestamp: next, intervalMs });
       });
       remaining = 0;
+      progress?.update(count);
       announceRange(parts, range);
     } catch (e) {
       if (!(e instanceof RangeNotApplicableError)) throw e;
@@ -53,6 +60,7 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
       await mineOne();
     }
   }
+  progress?.finish();
   return { from, to: from + count - 1 };
 }
 

@@ -82,6 +82,6 @@ async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
 }
 
 /** Replaces the db's content with the dump's (writes only the difference). */
-export async function loadDb(db: RootDb, entries: EntrySource): Promise<number> {
-  return restoreRange(db, entries);
+export async function loadDb(db: RootDb, entries: EntrySource, onEntries?: (consumed: number) => void): Promise<number> {
+  return restoreRange(db, entries, {}, onEntries);
 }
