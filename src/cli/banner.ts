@@ -56,6 +56,7 @@ export async function bannerText(node: ChainletNode, opts: BannerOptions = {}): 
   if (u.jsonRpc) out.push(`Ethereum JSON-RPC: ${u.jsonRpc}  (WebSocket ${u.jsonRpcWs})`);
   const routing = opts.network?.urls.routing ?? u.routing;
   if (routing) out.push(`Routing API:       ${routing}`);
+  if (routing) out.push(`Explorer:          ${routing}/explorer/`);
   if (u.metrics) out.push(`Prometheus:        ${u.metrics}`);
   const others = (opts.network?.chains ?? []).filter((c) => c.kind !== 'evm');
   if (others.length > 0) {

@@ -8,7 +8,7 @@ import { mergeConfig } from '../config/defaults.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { DeepPartial, NodeConfig } from '../config/types.js';
 import { startNode, type ChainletNode, type StartNodeOptions } from '../node/node.js';
-import { startRoutingApi } from '../node/rpc-wiring.js';
+import { explorerUpstreams, startRoutingApi } from '../node/rpc-wiring.js';
 import type { RoutingApi } from '../rpc/routing/server.js';
 import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './kvstore-chain.js';
 import type { SvmChain, SvmChainSpec } from './svm-chain.js';
@@ -60,7 +60,7 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const others = svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [];
-    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others);
+    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, explorerUpstreams(evms[0]));
   } catch (err) {
     await stopAll();
     throw err;

@@ -257,10 +257,17 @@ export function createNamespaceServices(node: ChainletNode): NamespaceServices {
 // ─────────────────────────────── routing API ───────────────────────────────
 
 /** Starts the routing API on `node`'s `[routing] address`, over `chains` (default: the node alone). */
-export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = []): Promise<RoutingApi> {
+export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = [], explorer?: RoutingEnv['explorer']): Promise<RoutingApi> {
   const { host, port } = parseRoutingAddress(node.config.routing.address);
   const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
-  return startRoutingServer(networkRoutingEnv(node, chains, others), { host, port, maxBodyBytes });
+  const env = networkRoutingEnv(node, chains, others);
+  return startRoutingServer(explorer ? { ...env, explorer } : env, { host, port, maxBodyBytes });
+}
+
+/** What the live explorer reads: `node`'s CometBFT RPC (and WebSocket) and Ethereum JSON-RPC. */
+export function explorerUpstreams(node: Pick<ChainletNode, 'urls' | 'config'>): NonNullable<RoutingEnv['explorer']> {
+  const u = node.urls;
+  return { cometRpc: u.rpc, cometWs: u.rpcWs, ethRpc: u.jsonRpc, devnet: node.config.evm.devnet };
 }
 
 /** The routing environment of one EVM node: its adapter, config, API keys. */

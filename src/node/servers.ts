@@ -3,7 +3,7 @@
  * own narrow environment from the node; this module only decides which ones run and stops them.
  */
 import { startPrometheusServer } from './prometheus-server.js';
-import { startCometRpc, startEthRpc, startRoutingApi } from './rpc-wiring.js';
+import { explorerUpstreams, startCometRpc, startEthRpc, startRoutingApi } from './rpc-wiring.js';
 import type { ChainletNode } from './node.js';
 
 export interface ServerUrls {
@@ -51,7 +51,7 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
       urls.jsonRpcWs = eth.wsUrl;
     }
     if (node.config.routing.enable) {
-      const routing = await startRoutingApi(node);
+      const routing = await startRoutingApi(node, [node], [], explorerUpstreams({ urls, config: node.config }));
       running.push(routing);
       urls.routing = routing.url;
     }

@@ -265,6 +265,12 @@ export class DevnetControl {
     this.notify('reset');
   }
 
+  /** Takes validator `index` (genesis order) offline or back: a class watches 3 of 4 keep going and 2 of 4 halt. */
+  setValidatorOnline(index: number, online: boolean): void {
+    this.live();
+    this.parts.consensus.setValidatorOnline(index, online);
+  }
+
   // ── lifecycle ────────────────────────────────────────────────────────────────────────────
 
   /** Called after a change that makes caches keyed by height stale (see DevnetChange). */

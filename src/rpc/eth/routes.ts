@@ -214,6 +214,6 @@ export const UNSUPPORTED = Object.freeze({
 /** The namespaces a node serves: `api`, plus evm/anvil/hardhat when `[evm] devnet` is on. */
 export function enabledNamespaces(api: readonly string[], devnet: boolean): Set<string> {
   const s = new Set(api.map((n) => n.trim().toLowerCase()).filter((n) => n !== ''));
-  if (devnet) for (const n of ['evm', 'anvil', 'hardhat']) s.add(n);
+  if (devnet) for (const n of ['evm', 'anvil', 'hardhat', 'chainlet']) s.add(n);
   return s;
 }

@@ -18,6 +18,7 @@ import {
   type RequestInput,
 } from './decode.js';
 import { handleExplorerTx } from './explorer.js';
+import { EXPLORER_APP_PATH, handleExplorerApp, handleExplorerComet, handleExplorerConfig, handleExplorerEth, handleExplorerScript, handleExplorerStyle } from './explorer-app.js';
 import { handleLogo } from './logo.js';
 import { EXPLORER_PREFIX, handleStatus, handleSubmit, handleTrack } from './tx.js';
 
@@ -60,6 +61,12 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
     decode: decodeExplorerPath,
     handle: handleExplorerTx,
   }),
+  route({ method: 'GET', path: EXPLORER_APP_PATH, summary: 'The live explorer', api: false, limited: false, format: 'html', decode: decodeNothing, handle: handleExplorerApp }),
+  route({ method: 'GET', path: '/explorer/app.js', summary: 'The live explorer’s script', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerScript }),
+  route({ method: 'GET', path: '/explorer/style.css', summary: 'The live explorer’s style sheet', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerStyle }),
+  route({ method: 'GET', path: '/explorer/api/config', summary: 'What the live explorer shows and where it subscribes', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerConfig }),
+  route({ method: 'POST', path: '/explorer/api/comet', summary: 'The chain’s CometBFT JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body }), handle: handleExplorerComet }),
+  route({ method: 'POST', path: '/explorer/api/eth', summary: 'The chain’s Ethereum JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body }), handle: handleExplorerEth }),
   route({ method: 'GET', path: LOGO_PATH, summary: 'Chain logo', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleLogo }),
   route({ method: 'GET', path: '/', summary: 'This list of endpoints', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleIndex }),
 ]);

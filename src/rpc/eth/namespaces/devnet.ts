@@ -209,6 +209,14 @@ export const DEVNET_ROUTES = [
   route('anvil_setRpcUrl', { params: [required('url', 'string', stringOf)], handler: setRpcUrl, aliases: ['hardhat_setRpcUrl'], doc: 'Answers an error: there is no fork to point elsewhere.' }),
   route('hardhat_metadata', { params: [], handler: hardhatMetadata, doc: 'clientVersion, chainId, instanceId (new at each start and reset), latest block number and hash, forkedNetwork (null).' }),
   route('anvil_metadata', { params: [], handler: anvilMetadata, doc: 'As `hardhat_metadata`, plus `snapshots` (id → [block number, block hash]).' }),
+  route('chainlet_setValidatorOnline', {
+    params: [required('index', 'Uint', uintLike), required('online', 'bool', boolOf)],
+    handler: guarded((env: EthEnv, [index, online]: [number, boolean]) => {
+      dev(env).setValidatorOnline(index, online);
+      return true;
+    }),
+    doc: 'Takes an in-process validator (genesis order) offline (`false`) or back (`true`); devnet only. Answers `true`.',
+  }),
   route('anvil_nodeInfo', { params: [], handler: anvilNodeInfo, doc: 'Current block, hardfork, tx order, base fee, chain id, gas limit and price, fork config (all null).' }),
   route('hardhat_reset', { params: [optional('options', 'ResetOptions', anyOf)], handler: hardhat(reset), doc: 'Back to the starting chain (genesis, dev accounts, first block); empty mempool, no snapshots. A fork answers an error.' }),
   route('anvil_reset', { params: [optional('options', 'Forking', anyOf)], handler: anvil(reset), doc: 'As `hardhat_reset`; answers `null`.' }),

@@ -67,6 +67,8 @@ export interface DevnetService {
   dropAllTransactions(): void;
   dumpState(): Promise<Uint8Array>;
   loadState(dump: Uint8Array): Promise<void>;
+  /** Takes an in-process validator (genesis order) offline or back (the explorer's switch). */
+  setValidatorOnline(index: number, online: boolean): void;
 }
 
 /** Password-protected accounts (personal_*); errors extend service-errors.ts KeystoreError. */

@@ -1,0 +1,208 @@
+// Chainlet's live explorer: plain DOM, no framework. Reads the chain through this server's
+// /explorer/api/comet and /explorer/api/eth (the node's own CometBFT RPC and Ethereum JSON-RPC) and
+// updates live from the node's CometBFT WebSocket subscriptions (NewBlock, NewRound, Vote, steps).
+const view = document.getElementById('view');
+const live = document.getElementById('live');
+const state = { genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: [] };
+
+const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const short = (h, n = 10) => (h && h.length > 2 * n + 3 ? h.slice(0, n) + '…' + h.slice(-6) : h || '');
+const el = (html) => { const t = document.createElement('template'); t.innerHTML = html.trim(); return t.content.firstElementChild; };
+let rpcId = 0;
+async function call(path, method, params) {
+  const r = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }) });
+  const body = await r.json();
+  if (body.error) throw new Error(body.error.data || body.error.message || JSON.stringify(body.error));
+  return body.result;
+}
+const comet = (method, params = {}) => call('/explorer/api/comet', method, params);
+const eth = (method, params = []) => call('/explorer/api/eth', method, params);
+const b64hex = (b) => Array.from(atob(b), (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+async function sha256Hex(b64) {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const d = await crypto.subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(d), (x) => x.toString(16).padStart(2, '0')).join('').toUpperCase();
+}
+const fmtWei = (hex) => { const v = BigInt(hex); const s = v.toString().padStart(19, '0'); return (s.slice(0, -18) + '.' + s.slice(-18)).replace(/\.?0+$/, '') || '0'; };
+
+// ── dashboard ──
+function consensusSection() {
+  const rows = state.validators.map((v) => {
+    // The switch names a validator by its genesis index (the order the node runs them in).
+    const i = state.genesisIndex.get(v.address);
+    const vv = state.votes.get(v.address) || {};
+    const cell = (t) => (vv[t] === undefined ? '<td class="vote-none">–</td>' : vv[t] ? '<td class="vote-yes">✓ block</td>' : '<td class="vote-nil">nil</td>');
+    const off = state.offline.has(i);
+    const sw = state.config && state.config.devnet && i !== undefined ? `<td><button data-val="${i}" aria-pressed="${!off}">${off ? 'Bring online' : 'Take offline'}</button></td>` : '<td class="muted">devnet only</td>';
+    return `<tr><td>${i ?? '?'}</td><td class="mono">${esc(short(v.address, 8))}${v.address === state.proposer ? ' <span class="pill">proposer</span>' : ''}</td><td>${esc(v.voting_power)}</td>${cell(1)}${cell(2)}<td class="${off ? 'err' : 'ok'}">${off ? 'offline' : 'online'}</td>${sw}</tr>`;
+  }).join('');
+  return `<section class="wide" id="consensus"><h2>Consensus</h2>
+    <p><span class="big" id="height">${state.height}</span> height · round <strong id="round">${state.round}</strong> · step <strong id="step">${esc(state.step)}</strong>
+    ${state.halted ? `<br><strong class="err" id="halted">Chain halted: ${esc(state.halted)}</strong>` : ''}</p>
+    <table class="votes"><thead><tr><th>#</th><th>validator</th><th>power</th><th>prevote</th><th>precommit</th><th>status</th><th>switch</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+function blocksSection() {
+  const rows = state.blocks.slice(0, 12).map((b) => `<tr><td><a href="#/block/${b.height}">${b.height}</a></td><td>${esc(b.time.slice(11, 23))}</td><td>${b.txs.length}</td><td class="mono">${esc(short(b.proposer, 6))}</td><td class="mono">${esc(short(b.hash, 8))}</td></tr>` +
+    b.txs.map((t) => `<tr><td></td><td colspan="4" class="mono">↳ <a href="#/tx/${t}">${esc(short(t, 12))}</a></td></tr>`).join('')).join('');
+  return `<section id="blocks"><h2>Latest blocks</h2><table><thead><tr><th>height</th><th>time</th><th>txs</th><th>proposer</th><th>hash</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+function mempoolSection() {
+  const rows = state.mempool.map((t) => `<tr><td class="mono">${esc(short(t, 14))}</td></tr>`).join('') || '<tr><td class="muted">empty</td></tr>';
+  return `<section id="mempool"><h2>Mempool (${state.mempool.length} pending)</h2><table><tbody>${rows}</tbody></table></section>`;
+}
+function renderDashboard() {
+  if (location.hash && location.hash !== '#/') return;
+  view.innerHTML = consensusSection() + blocksSection() + mempoolSection();
+}
+
+// ── pages ──
+const table = (title, rows, cls = '') => `<section class="${cls}"><h2>${esc(title)}</h2><table><tbody>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</tbody></table></section>`;
+const code = (s) => `<code>${esc(s)}</code>`;
+async function blockPage(h) {
+  const [b, c] = await Promise.all([comet('block', { height: String(h) }), comet('commit', { height: String(h) }).catch(() => null)]);
+  const hd = b.block.header;
+  const txs = await Promise.all((b.block.data.txs || []).map(sha256Hex));
+  const sigs = c ? c.signed_header.commit.signatures.map((s, i) => [`validator ${i}`, `${code(short(s.validator_address, 10))} ${s.block_id_flag === 2 ? '<span class="ok">signed</span>' : s.block_id_flag === 3 ? '<span class="warn">nil</span>' : '<span class="err">absent</span>'}`]) : [];
+  view.innerHTML = table(`Block ${h}`, [['hash', code(b.block_id.hash)], ['time', code(hd.time)], ['chain', code(hd.chain_id)], ['proposer', code(hd.proposer_address)], ['app hash', code(hd.app_hash)], ['data hash', code(hd.data_hash)], ['validators hash', code(hd.validators_hash)], ['last block', `<a href="#/block/${Number(h) - 1}">${esc(hd.last_block_id.hash)}</a>`], ['txs', txs.map((t) => `<a href="#/tx/${t}" class="mono">${esc(t)}</a>`).join('<br>') || '–']], 'wide') +
+    table('Commit signatures', sigs, 'wide');
+}
+async function txPage(hash) {
+  const rows = [];
+  let evmHash = hash.startsWith('0x') ? hash : null;
+  if (!evmHash) {
+    // JSON-RPC bytes params are base64 (jsonpb), as CometBFT reads them.
+    const t = await comet('tx', { hash: btoa(String.fromCharCode(...hash.match(/../g).map((x) => parseInt(x, 16)))) });
+    const r = t.tx_result;
+    rows.push(['hash', code(t.hash)], ['block', `<a href="#/block/${t.height}">${t.height}</a>`], ['result', r.code === 0 ? '<span class="ok">success</span>' : `<span class="err">code ${r.code}</span> ${code(r.log)}`], ['gas', `${esc(r.gas_used)} / ${esc(r.gas_wanted)}`]);
+    const ev = (r.events || []).find((e) => e.type === 'ethereum_tx');
+    const h = ev && (ev.attributes || []).find((a) => a.key === 'ethereumTxHash');
+    if (h) evmHash = h.value;
+    const msgs = (r.events || []).filter((e) => e.type === 'message').map((e) => (e.attributes || []).map((a) => `${a.key}=${a.value}`).join(' '));
+    if (msgs.length && !evmHash) rows.push(['kind', 'Cosmos tx'], ['messages', msgs.map(code).join('<br>')]);
+    rows.push(['events', (r.events || []).map((e) => `<strong>${esc(e.type)}</strong> ${(e.attributes || []).map((a) => `${esc(a.key)}=${code(a.value)}`).join(' ')}`).join('<br>')]);
+  }
+  if (evmHash) {
+    const [tx, rc] = await Promise.all([eth('eth_getTransactionByHash', [evmHash]), eth('eth_getTransactionReceipt', [evmHash])]);
+    if (tx) {
+      rows.unshift(['kind', 'Ethereum tx'], ['EVM hash', code(evmHash)], ['from', `<a href="#/account/${tx.from}">${esc(tx.from)}</a>`], ['to', tx.to ? `<a href="#/account/${tx.to}">${esc(tx.to)}</a>` : 'contract creation'], ['value', `${esc(fmtWei(tx.value))} (wei ${esc(BigInt(tx.value).toString())})`], ['nonce', esc(BigInt(tx.nonce).toString())]);
+      if (rc) rows.push(['status', rc.status === '0x1' ? '<span class="ok">success</span>' : '<span class="err">reverted</span>'], ['gas used', esc(BigInt(rc.gasUsed).toString())], ['logs', rc.logs.map((l) => `${code(l.address)} ${l.topics.map(code).join(' ')}`).join('<br>') || '–']);
+      if (hash.startsWith('0x') && rc) rows.push(['block', `<a href="#/block/${BigInt(rc.blockNumber)}">${BigInt(rc.blockNumber)}</a>`]);
+    }
+  }
+  view.innerHTML = table('Transaction', rows, 'wide');
+}
+async function accountPage(addr) {
+  const rows = [['address', code(addr)]];
+  if (/^0x[0-9a-fA-F]{40}$/.test(addr)) {
+    const [bal, nonce, codeHex] = await Promise.all([eth('eth_getBalance', [addr, 'latest']), eth('eth_getTransactionCount', [addr, 'latest']), eth('eth_getCode', [addr, 'latest'])]);
+    rows.push(['balance', `${esc(fmtWei(bal))}`], ['nonce', esc(BigInt(nonce).toString())], ['code', codeHex === '0x' ? 'none (an account)' : `${(codeHex.length - 2) / 2} bytes (a contract)`]);
+  }
+  const chains = {};
+  for (const c of state.config.chains) {
+    const ok = c.chain_type === 'svm' ? /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(addr) : !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(addr) || addr.startsWith('0x');
+    if (ok) chains[c.chain_id] = { address: addr, denoms: [] };
+  }
+  const r = await fetch('/v2/info/balances', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chains }) }).then((x) => x.json()).catch(() => null);
+  if (r && r.chains) for (const [id, c] of Object.entries(r.chains)) for (const [denom, d] of Object.entries(c.denoms)) rows.push([`balance on ${id}`, d.error ? `<span class="err">${esc(d.error.message)}</span>` : `${esc(d.formatted_amount)} ${esc(denom)}`]);
+  view.innerHTML = table('Account', rows, 'wide');
+}
+
+async function route() {
+  const m = location.hash.match(/^#\/(block|tx|account)\/(.+)$/);
+  try {
+    if (!m) return renderDashboard();
+    if (m[1] === 'block') await blockPage(m[2]);
+    else if (m[1] === 'tx') await txPage(m[2]);
+    else await accountPage(decodeURIComponent(m[2]));
+    view.focus();
+  } catch (e) {
+    view.innerHTML = `<section class="wide"><h2>Not found</h2><p class="err">${esc(e.message)}</p><p><a href="#/">Back to the dashboard</a></p></section>`;
+  }
+}
+
+document.getElementById('search').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const q = document.getElementById('q').value.trim();
+  if (/^\d+$/.test(q)) location.hash = `#/block/${q}`;
+  else if (/^(0x)?[0-9a-fA-F]{64}$/.test(q)) location.hash = `#/tx/${q}`;
+  else if (q) location.hash = `#/account/${encodeURIComponent(q)}`;
+});
+document.addEventListener('keydown', (ev) => { if (ev.key === '/' && document.activeElement.tagName !== 'INPUT') { ev.preventDefault(); document.getElementById('q').focus(); } });
+view.addEventListener('click', async (ev) => {
+  const b = ev.target.closest('button[data-val]');
+  if (!b) return;
+  const i = Number(b.dataset.val);
+  const online = state.offline.has(i);
+  await eth('chainlet_setValidatorOnline', [i, online]);
+  if (online) state.offline.delete(i); else state.offline.add(i);
+  renderDashboard();
+});
+window.addEventListener('hashchange', route);
+
+// ── live data ──
+async function loadBlock(h) {
+  const b = await comet('block', { height: String(h) });
+  const txs = await Promise.all((b.block.data.txs || []).map(sha256Hex));
+  return { height: Number(h), time: b.block.header.time, proposer: b.block.header.proposer_address, hash: b.block_id.hash, txs };
+}
+async function refreshMempool() {
+  const u = await comet('unconfirmed_txs', { limit: '30' }).catch(() => null);
+  state.mempool = u ? await Promise.all((u.txs || []).map(sha256Hex)) : [];
+}
+function subscribe() {
+  const ws = new WebSocket(state.config.comet_ws);
+  let id = 0;
+  ws.onopen = () => {
+    live.textContent = 'live';
+    live.className = 'pill ok';
+    // CometBFT allows 5 subscriptions per client by default (max_subscriptions_per_client).
+    for (const q of ["tm.event='NewBlock'", "tm.event='NewRound'", "tm.event='Vote'", "tm.event='TimeoutPropose'", "tm.event='ChainHalted'"]) ws.send(JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'subscribe', params: { query: q } }));
+  };
+  ws.onclose = () => { live.textContent = 'disconnected'; live.className = 'pill err'; setTimeout(subscribe, 2000); };
+  ws.onmessage = async (m) => {
+    const msg = JSON.parse(m.data);
+    const d = msg.result && msg.result.data;
+    if (!d) return;
+    const t = d.type.replace(/^.*\//, '');
+    const v = d.value;
+    if (t === 'NewBlock') {
+      const h = Number(v.block.header.height);
+      state.halted = '';
+      state.blocks.unshift(await loadBlock(h));
+      state.blocks.length = Math.min(state.blocks.length, 30);
+      await refreshMempool();
+    } else if (t === 'NewRound') {
+      const h = Number(v.height);
+      if (h !== state.height) state.votes = new Map();
+      state.height = h; state.round = v.round; state.step = v.step; state.proposer = v.proposer.address;
+    } else if (t === 'Vote') {
+      const vote = v.Vote;
+      if (Number(vote.height) !== state.height) return;
+      const e = state.votes.get(vote.validator_address) || {};
+      e[vote.type] = Boolean(vote.block_id && vote.block_id.hash);
+      state.votes.set(vote.validator_address, e);
+      state.step = vote.type === 1 ? 'RoundStepPrevote' : 'RoundStepPrecommit';
+    } else if (t === 'RoundState' || t === 'CompleteProposal') {
+      state.round = v.round; state.step = v.step;
+    } else if (t === 'ChainHalted') {
+      state.halted = v.reason;
+    } else if (t === 'Tx') {
+      await refreshMempool();
+    }
+    renderDashboard();
+  };
+}
+
+async function start() {
+  state.config = await fetch('/explorer/api/config').then((r) => r.json());
+  const [status, vals, gen] = await Promise.all([comet('status'), comet('validators', { per_page: '100' }), comet('genesis')]);
+  state.validators = vals.validators;
+  gen.genesis.validators.forEach((v, i) => state.genesisIndex.set(v.address, i));
+  state.height = Number(status.sync_info.latest_block_height) + 1;
+  const latest = Number(status.sync_info.latest_block_height);
+  for (let h = latest; h >= Math.max(1, latest - 9); h--) state.blocks.push(await loadBlock(h));
+  await refreshMempool();
+  if (state.config.comet_ws) subscribe(); else { live.textContent = 'no WebSocket'; live.className = 'pill warn'; }
+  await route();
+}
+start().catch((e) => { view.innerHTML = `<section class="wide"><h2>The explorer could not start</h2><p class="err">${esc(e.message)}</p></section>`; });

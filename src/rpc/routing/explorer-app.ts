@@ -1,0 +1,73 @@
+/**
+ * The live explorer (GET /explorer/): a page and a script from the package's `explorer/` folder,
+ * plus the two upstreams it reads — the chain's CometBFT RPC and Ethereum JSON-RPC — forwarded by
+ * this server (so the page works from this origin without opening either RPC to cross-origin
+ * requests), and its config (chains, the CometBFT WebSocket it subscribes to, whether devnet
+ * control is on). Nothing but those two upstreams can be reached through it.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reply, RouteContext } from './context.js';
+import { json } from './context.js';
+import { chainRecords } from './chains.js';
+import { InvalidArgumentError, NotFoundError } from './errors.js';
+
+/** `/explorer/` and `/explorer` (the router drops a trailing slash). */
+export const EXPLORER_APP_PATH = '/explorer';
+
+/** The package's explorer/ folder: found by walking up from this module (src/, dist/ or the bundle's chunks). */
+function assetsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      readFileSync(join(dir, 'explorer', 'index.html'));
+      return join(dir, 'explorer');
+    } catch {
+      dir = dirname(dir);
+    }
+  }
+  throw new NotFoundError('the explorer assets are not installed');
+}
+
+const cache = new Map<string, string>();
+function asset(name: string): string {
+  let text = cache.get(name);
+  if (text === undefined) {
+    text = readFileSync(join(assetsDir(), name), 'utf8');
+    cache.set(name, text);
+  }
+  return text;
+}
+
+export async function handleExplorerApp(): Promise<Reply> {
+  return { kind: 'html', body: asset('index.html') };
+}
+
+export async function handleExplorerScript(): Promise<Reply> {
+  return { kind: 'asset', contentType: 'text/javascript; charset=utf-8', body: asset('app.js') };
+}
+
+export async function handleExplorerStyle(): Promise<Reply> {
+  return { kind: 'asset', contentType: 'text/css; charset=utf-8', body: asset('style.css') };
+}
+
+export async function handleExplorerConfig(ctx: RouteContext): Promise<Reply> {
+  const e = ctx.env.explorer;
+  return json({
+    chains: chainRecords(ctx.env, ctx.baseUrl()).map((r) => ({ chain_id: r.chain_id, chain_type: r.chain_type, pretty_name: r.pretty_name })),
+    comet_ws: e?.cometWs ?? null,
+    eth: e?.ethRpc !== undefined,
+    devnet: e?.devnet ?? false,
+  });
+}
+
+async function forward(url: string | undefined, body: unknown, what: string): Promise<Reply> {
+  if (url === undefined) throw new NotFoundError(`this node serves no ${what}`);
+  if (body === undefined || body === null || typeof body !== 'object') throw new InvalidArgumentError('a JSON-RPC request object is required');
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  return json(await r.json());
+}
+
+export const handleExplorerComet = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.cometRpc, p.body, 'CometBFT RPC');
+export const handleExplorerEth = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.ethRpc, p.body, 'Ethereum JSON-RPC');
