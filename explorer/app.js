@@ -3,7 +3,7 @@
 // updates live from the node's CometBFT WebSocket subscriptions (NewBlock, NewRound, Vote, steps).
 const view = document.getElementById('view');
 const live = document.getElementById('live');
-const state = { genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: [] };
+const state = { svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: [] };
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const short = (h, n = 10) => (h && h.length > 2 * n + 3 ? h.slice(0, n) + '…' + h.slice(-6) : h || '');
@@ -17,6 +17,9 @@ async function call(path, method, params) {
 }
 const comet = (method, params = {}) => call('/explorer/api/comet', method, params);
 const eth = (method, params = []) => call('/explorer/api/eth', method, params);
+const svm = (method, params = []) => call('/explorer/api/svm', method, params);
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+const fmtLamports = (n) => { const s = String(n).padStart(10, '0'); return (s.slice(0, -9) + '.' + s.slice(-9)).replace(/\.?0+$/, '') || '0'; };
 const b64hex = (b) => Array.from(atob(b), (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 async function sha256Hex(b64) {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -50,9 +53,13 @@ function mempoolSection() {
   const rows = state.mempool.map((t) => `<tr><td class="mono">${esc(short(t, 14))}</td></tr>`).join('') || '<tr><td class="muted">empty</td></tr>';
   return `<section id="mempool"><h2>Mempool (${state.mempool.length} pending)</h2><table><tbody>${rows}</tbody></table></section>`;
 }
+function svmSection() {
+  if (!state.svm) return '';
+  return `<section id="svm"><h2>SVM chain (LiteSVM)</h2><p><span class="big" id="slot">${state.svm.slot}</span> slot · block height ${state.svm.blockHeight}</p><p class="muted">Search a base58 signature or address for Solana txs and accounts.</p></section>`;
+}
 function renderDashboard() {
   if (location.hash && location.hash !== '#/') return;
-  view.innerHTML = consensusSection() + blocksSection() + mempoolSection();
+  view.innerHTML = consensusSection() + blocksSection() + mempoolSection() + svmSection();
 }
 
 // ── pages ──
@@ -91,11 +98,24 @@ async function txPage(hash) {
   }
   view.innerHTML = table('Transaction', rows, 'wide');
 }
+async function solanaTxPage(sig) {
+  const t = await svm('getTransaction', [sig, { encoding: 'json', maxSupportedTransactionVersion: 0 }]);
+  if (!t) throw new Error(`no Solana transaction ${sig}`);
+  const keys = t.transaction.message.accountKeys;
+  const bal = keys.map((k, i) => `<a href="#/account/${k}" class="mono">${esc(short(k, 8))}</a> ${fmtLamports(t.meta.preBalances[i])} → ${fmtLamports(t.meta.postBalances[i])} SOL`).join('<br>');
+  view.innerHTML = table('Solana tx', [['signature', code(sig)], ['slot', esc(t.slot)], ['status', t.meta.err === null ? '<span class="ok">success</span>' : `<span class="err">failed</span> ${code(JSON.stringify(t.meta.err))}`], ['fee', `${esc(t.meta.fee)} lamports`], ['compute units', esc(t.meta.computeUnitsConsumed)], ['accounts (pre → post)', bal], ['logs', (t.meta.logMessages || []).map(code).join('<br>') || '–']], 'wide');
+}
+
 async function accountPage(addr) {
   const rows = [['address', code(addr)]];
   if (/^0x[0-9a-fA-F]{40}$/.test(addr)) {
     const [bal, nonce, codeHex] = await Promise.all([eth('eth_getBalance', [addr, 'latest']), eth('eth_getTransactionCount', [addr, 'latest']), eth('eth_getCode', [addr, 'latest'])]);
     rows.push(['balance', `${esc(fmtWei(bal))}`], ['nonce', esc(BigInt(nonce).toString())], ['code', codeHex === '0x' ? 'none (an account)' : `${(codeHex.length - 2) / 2} bytes (a contract)`]);
+  }
+  if (state.config.svm && BASE58.test(addr) && addr.length >= 32 && addr.length <= 44) {
+    const [bal, toks] = await Promise.all([svm('getBalance', [addr]), svm('getTokenAccountsByOwner', [addr, { programId: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' }, { encoding: 'jsonParsed' }])]);
+    rows.push(['SOL', `${fmtLamports(bal.value)} SOL`]);
+    for (const a of toks.value) rows.push([`token ${short(a.account.data.parsed.info.mint, 6)}`, `${esc(a.account.data.parsed.info.tokenAmount.uiAmountString)} (account ${code(short(a.pubkey, 6))})`]);
   }
   const chains = {};
   for (const c of state.config.chains) {
@@ -108,11 +128,12 @@ async function accountPage(addr) {
 }
 
 async function route() {
-  const m = location.hash.match(/^#\/(block|tx|account)\/(.+)$/);
+  const m = location.hash.match(/^#\/(block|tx|sol-tx|account)\/(.+)$/);
   try {
     if (!m) return renderDashboard();
     if (m[1] === 'block') await blockPage(m[2]);
     else if (m[1] === 'tx') await txPage(m[2]);
+    else if (m[1] === 'sol-tx') await solanaTxPage(m[2]);
     else await accountPage(decodeURIComponent(m[2]));
     view.focus();
   } catch (e) {
@@ -125,6 +146,7 @@ document.getElementById('search').addEventListener('submit', (ev) => {
   const q = document.getElementById('q').value.trim();
   if (/^\d+$/.test(q)) location.hash = `#/block/${q}`;
   else if (/^(0x)?[0-9a-fA-F]{64}$/.test(q)) location.hash = `#/tx/${q}`;
+  else if (BASE58.test(q) && q.length > 44) location.hash = `#/sol-tx/${q}`;
   else if (q) location.hash = `#/account/${encodeURIComponent(q)}`;
 });
 document.addEventListener('keydown', (ev) => { if (ev.key === '/' && document.activeElement.tagName !== 'INPUT') { ev.preventDefault(); document.getElementById('q').focus(); } });
@@ -203,6 +225,14 @@ async function start() {
   for (let h = latest; h >= Math.max(1, latest - 9); h--) state.blocks.push(await loadBlock(h));
   await refreshMempool();
   if (state.config.comet_ws) subscribe(); else { live.textContent = 'no WebSocket'; live.className = 'pill warn'; }
+  if (state.config.svm) {
+    const pollSvm = async () => {
+      const [slot, blockHeight] = await Promise.all([svm('getSlot'), svm('getBlockHeight')]).catch(() => [null, null]);
+      if (slot !== null) { state.svm = { slot, blockHeight }; const e = document.getElementById('slot'); if (e) e.textContent = slot; else renderDashboard(); }
+    };
+    await pollSvm();
+    setInterval(pollSvm, 1000);
+  }
   await route();
 }
 start().catch((e) => { view.innerHTML = `<section class="wide"><h2>The explorer could not start</h2><p class="err">${esc(e.message)}</p></section>`; });

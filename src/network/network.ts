@@ -60,7 +60,7 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const others = svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [];
-    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, explorerUpstreams(evms[0]));
+    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc });
   } catch (err) {
     await stopAll();
     throw err;

@@ -13,7 +13,23 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADDRESS_1, DEV_KEY_0, signEthTransfer } from '../../src/app/fixtures/signed-txs.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startTestNode } from '../helpers/node.js';
+import { FAST_CONSENSUS, startTestNode, TEST_PORTS } from '../helpers/node.js';
+import { mergeConfig } from '../../src/config/defaults.js';
+import { startNetwork } from '../../src/network/network.js';
+import type { SvmChain } from '../../src/network/svm-chain.js';
+import {
+  appendTransactionMessageInstructions,
+  createKeyPairSignerFromBytes,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  lamports,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
 
 function findChromium(): string | undefined {
   if (process.env['CHROMIUM_PATH']) return process.env['CHROMIUM_PATH'];
@@ -81,4 +97,41 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
     await page.locator('button[data-val="2"]').click();
     await page.locator('button[data-val="3"]').click();
   }, 90_000);
+
+  it('shows the SVM chain of a network: its slot, a Solana tx found by its signature, a Solana account', async () => {
+    const network = await startNetwork({
+      chains: [
+        { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
+        { kind: 'svm', rpc: '127.0.0.1:0', ws: '127.0.0.1:0', slotMs: 0 },
+      ],
+    });
+    try {
+      const svmChain = network.chains.find((c): c is SvmChain => c.kind === 'svm')!;
+      const payer = await createKeyPairSignerFromBytes(svmChain.ledger.devAccounts[0]!.secretKey);
+      const to = await generateKeyPairSigner();
+      const msg = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(payer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(svmChain.ledger.latestBlockhash() as never, m),
+        (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(2_000_000_000n) })], m),
+      );
+      const rec = svmChain.ledger.send(Buffer.from(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg)), 'base64'));
+      await svmChain.mine(3);
+      await page.goto(`${network.urls.routing}/explorer/`);
+      await page.waitForSelector('#slot');
+      await page.fill('#q', rec.signature);
+      await page.press('#q', 'Enter');
+      await page.waitForSelector('text=Solana tx', { timeout: 10_000 });
+      const text = await page.locator('main').innerText();
+      expect(text).toContain('5000 lamports');
+      expect(text).toContain('success');
+      await page.screenshot({ path: join(artifacts, 'explorer-solana-tx.png'), fullPage: true });
+      await page.fill('#q', to.address);
+      await page.press('#q', 'Enter');
+      await page.waitForSelector('text=Account', { timeout: 10_000 });
+      expect(await page.locator('main').innerText()).toContain('2 SOL');
+    } finally {
+      await network.stop();
+    }
+  }, 60_000);
 });

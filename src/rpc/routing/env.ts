@@ -118,7 +118,7 @@ export interface RoutingEnv {
   /** Monotonic milliseconds (status timeouts, rate limit). */
   readonly now: Clock;
   /** What the live explorer reads (src/rpc/routing/explorer-app.ts): the first chain's RPCs. */
-  readonly explorer?: { cometRpc?: string; cometWs?: string; ethRpc?: string; devnet: boolean };
+  readonly explorer?: { cometRpc?: string; cometWs?: string; ethRpc?: string; svmRpc?: string; devnet: boolean };
   /** Told of every request (the route's path pattern, or "unmatched"): Prometheus metrics. */
   readonly observe?: (route: string, status: number, seconds: number) => void;
 }

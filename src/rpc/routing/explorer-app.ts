@@ -1,7 +1,7 @@
 /**
  * The live explorer (GET /explorer/): a page and a script from the package's `explorer/` folder,
  * plus the two upstreams it reads — the chain's CometBFT RPC and Ethereum JSON-RPC — forwarded by
- * this server (so the page works from this origin without opening either RPC to cross-origin
+ * this server, and the SVM chain's Solana JSON-RPC when the network has one (so the page works from this origin without opening either RPC to cross-origin
  * requests), and its config (chains, the CometBFT WebSocket it subscribes to, whether devnet
  * control is on). Nothing but those two upstreams can be reached through it.
  */
@@ -58,6 +58,7 @@ export async function handleExplorerConfig(ctx: RouteContext): Promise<Reply> {
     chains: chainRecords(ctx.env, ctx.baseUrl()).map((r) => ({ chain_id: r.chain_id, chain_type: r.chain_type, pretty_name: r.pretty_name })),
     comet_ws: e?.cometWs ?? null,
     eth: e?.ethRpc !== undefined,
+    svm: e?.svmRpc !== undefined,
     devnet: e?.devnet ?? false,
   });
 }
@@ -71,3 +72,4 @@ async function forward(url: string | undefined, body: unknown, what: string): Pr
 
 export const handleExplorerComet = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.cometRpc, p.body, 'CometBFT RPC');
 export const handleExplorerEth = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.ethRpc, p.body, 'Ethereum JSON-RPC');
+export const handleExplorerSvm = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.svmRpc, p.body, 'Solana JSON-RPC');
