@@ -17,19 +17,9 @@ import { FAST_CONSENSUS, startTestNode, TEST_PORTS } from '../helpers/node.js';
 import { mergeConfig } from '../../src/config/defaults.js';
 import { startNetwork } from '../../src/network/network.js';
 import type { SvmChain } from '../../src/network/svm-chain.js';
-import {
-  appendTransactionMessageInstructions,
-  createKeyPairSignerFromBytes,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from '@solana/kit';
+import { createKeyPairSignerFromBytes, generateKeyPairSigner, lamports } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
+import { signedWire } from '../svm/helpers.js';
 
 function findChromium(): string | undefined {
   if (process.env['CHROMIUM_PATH']) return process.env['CHROMIUM_PATH'];
@@ -109,13 +99,8 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
       const svmChain = network.chains.find((c): c is SvmChain => c.kind === 'svm')!;
       const payer = await createKeyPairSignerFromBytes(svmChain.ledger.devAccounts[0]!.secretKey);
       const to = await generateKeyPairSigner();
-      const msg = pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayerSigner(payer, m),
-        (m) => setTransactionMessageLifetimeUsingBlockhash(svmChain.ledger.latestBlockhash() as never, m),
-        (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(2_000_000_000n) })], m),
-      );
-      const rec = svmChain.ledger.send(Buffer.from(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg)), 'base64'));
+      const wire = await signedWire(payer, [getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(2_000_000_000n) })], svmChain.ledger.latestBlockhash());
+      const rec = svmChain.ledger.send(Buffer.from(wire, 'base64'));
       await svmChain.mine(3);
       await page.goto(`${network.urls.routing}/explorer/`);
       await page.waitForSelector('#slot');

@@ -4,21 +4,9 @@
  * answered with its signature and explorer link, /v2/tx/status to success, and to failure with the
  * program error.
  */
-import {
-  appendTransactionMessageInstructions,
-  createKeyPairSignerFromBytes,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Instruction,
-  type KeyPairSigner,
-} from '@solana/kit';
+import { createKeyPairSignerFromBytes, generateKeyPairSigner, lamports, type Instruction, type KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
+import { signedWire } from './helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetwork, type Network } from '../../src/network/network.js';
 import type { SvmChain } from '../../src/network/svm-chain.js';
@@ -44,16 +32,7 @@ afterAll(async () => {
   await network?.stop();
 });
 
-async function signed(signer: KeyPairSigner, ixs: Instruction[]): Promise<string> {
-  const bh = svm.ledger.latestBlockhash();
-  const msg = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(signer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(bh as never, m),
-    (m) => appendTransactionMessageInstructions(ixs, m),
-  );
-  return getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg));
-}
+const signed = (signer: KeyPairSigner, ixs: Instruction[]) => signedWire(signer, ixs, svm.ledger.latestBlockhash());
 
 const post = async (path: string, body: unknown) => {
   const r = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,0 +1,23 @@
+/** Signed Solana transactions for tests, built with @solana/kit as a dapp builds them. */
+import {
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Instruction,
+  type KeyPairSigner,
+} from '@solana/kit';
+
+/** A v0 transaction of `instructions`, paid and signed by `signer`, on `blockhash`; as base64 wire bytes. */
+export async function signedWire(signer: KeyPairSigner, instructions: Instruction[], blockhash: { blockhash: string; lastValidBlockHeight: bigint }): Promise<string> {
+  const msg = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(signer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash as never, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  return getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg));
+}
