@@ -3,7 +3,7 @@
 // updates live from the node's CometBFT WebSocket subscriptions (NewBlock, NewRound, Vote, steps).
 const view = document.getElementById('view');
 const live = document.getElementById('live');
-const state = { svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: [] };
+const state = { svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: { pending: [], queued: [] } };
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const short = (h, n = 10) => (h && h.length > 2 * n + 3 ? h.slice(0, n) + '…' + h.slice(-6) : h || '');
@@ -50,8 +50,10 @@ function blocksSection() {
   return `<section id="blocks"><h2>Latest blocks</h2><table><thead><tr><th>height</th><th>time</th><th>txs</th><th>proposer</th><th>hash</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 function mempoolSection() {
-  const rows = state.mempool.map((t) => `<tr><td class="mono">${esc(short(t, 14))}</td></tr>`).join('') || '<tr><td class="muted">empty</td></tr>';
-  return `<section id="mempool"><h2>Mempool (${state.mempool.length} pending)</h2><table><tbody>${rows}</tbody></table></section>`;
+  const m = state.mempool;
+  const row = (t, kind) => `<tr><td class="mono">${esc(short(t.sender, 8))}</td><td>${esc(t.nonce)}</td><td class="${kind === 'queued' ? 'warn' : 'ok'}">${kind}</td><td class="mono">${esc(short(t.hash, 10))}</td></tr>`;
+  const rows = [...m.pending.map((t) => row(t, 'pending')), ...m.queued.map((t) => row(t, 'queued'))].join('') || '<tr><td colspan="4" class="muted">empty</td></tr>';
+  return `<section id="mempool"><h2>Mempool (${m.pending.length} pending, ${m.queued.length} queued)</h2><table><thead><tr><th>sender</th><th>nonce</th><th></th><th>hash</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 function svmSection() {
   if (!state.svm) return '';
@@ -168,8 +170,7 @@ async function loadBlock(h) {
   return { height: Number(h), time: b.block.header.time, proposer: b.block.header.proposer_address, hash: b.block_id.hash, txs };
 }
 async function refreshMempool() {
-  const u = await comet('unconfirmed_txs', { limit: '30' }).catch(() => null);
-  state.mempool = u ? await Promise.all((u.txs || []).map(sha256Hex)) : [];
+  state.mempool = await fetch('/explorer/api/mempool').then((r) => (r.ok ? r.json() : { pending: [], queued: [] })).catch(() => ({ pending: [], queued: [] }));
 }
 function subscribe() {
   const ws = new WebSocket(state.config.comet_ws);
@@ -224,6 +225,8 @@ async function start() {
   const latest = Number(status.sync_info.latest_block_height);
   for (let h = latest; h >= Math.max(1, latest - 9); h--) state.blocks.push(await loadBlock(h));
   await refreshMempool();
+  // Admission has no CometBFT event: the mempool is re-read each second.
+  setInterval(async () => { await refreshMempool(); if (!location.hash || location.hash === '#/') { const e = document.getElementById('mempool'); if (e) e.outerHTML = mempoolSection(); } }, 1000);
   if (state.config.comet_ws) subscribe(); else { live.textContent = 'no WebSocket'; live.className = 'pill warn'; }
   if (state.config.svm) {
     const pollSvm = async () => {

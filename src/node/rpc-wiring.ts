@@ -7,7 +7,8 @@
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
 import { parseEvmGenesis } from '../app/genesis-state.js';
-import { toHex } from '../crypto/encoding.js';
+import { toHex, toHexUpper } from '../crypto/encoding.js';
+import type { MempoolTx } from '../mempool/types.js';
 import { sha256 } from '../crypto/hash.js';
 import { keccak256 } from '../crypto/keccak.js';
 import { genesisToJson } from '../genesis/genesis-doc.js';
@@ -264,10 +265,21 @@ export async function startRoutingApi(node: ChainletNode, chains: readonly Chain
   return startRoutingServer(explorer ? { ...env, explorer } : env, { host, port, maxBodyBytes });
 }
 
-/** What the live explorer reads: `node`'s CometBFT RPC (and WebSocket) and Ethereum JSON-RPC. */
-export function explorerUpstreams(node: Pick<ChainletNode, 'urls' | 'config'>): NonNullable<RoutingEnv['explorer']> {
+/** What the live explorer reads: `node`'s CometBFT RPC (and WebSocket), Ethereum JSON-RPC and mempool. */
+export function explorerUpstreams(node: Pick<ChainletNode, 'urls' | 'config' | 'internals'>): NonNullable<RoutingEnv['explorer']> {
   const u = node.urls;
-  return { cometRpc: u.rpc, cometWs: u.rpcWs, ethRpc: u.jsonRpc, devnet: node.config.evm.devnet };
+  const mempool = node.internals.mempool;
+  const list = (m: Map<string, MempoolTx[]>) => [...m.values()].flat().map((t) => ({ sender: t.sender, nonce: t.nonce.toString(), hash: toHexUpper(t.hash) }));
+  return {
+    cometRpc: u.rpc,
+    cometWs: u.rpcWs,
+    ethRpc: u.jsonRpc,
+    devnet: node.config.evm.devnet,
+    mempool: () => {
+      const c = mempool.content();
+      return { pending: list(c.pending), queued: list(c.queued) };
+    },
+  };
 }
 
 /** The routing environment of one EVM node: its adapter, config, API keys. */

@@ -51,7 +51,7 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
       urls.jsonRpcWs = eth.wsUrl;
     }
     if (node.config.routing.enable) {
-      const routing = await startRoutingApi(node, [node], [], explorerUpstreams({ urls, config: node.config }));
+      const routing = await startRoutingApi(node, [node], [], explorerUpstreams({ urls, config: node.config, internals: node.internals }));
       running.push(routing);
       urls.routing = routing.url;
     }

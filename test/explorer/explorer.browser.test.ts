@@ -74,6 +74,12 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
     expect(text).toContain('success');
     await page.screenshot({ path: join(artifacts, 'explorer-tx.png'), fullPage: true });
 
+    // A tx behind a nonce gap waits in the mempool as queued, per sender.
+    const gap = signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 5n });
+    await fetch(node.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [`0x${Buffer.from(gap).toString('hex')}`] }) });
+    await page.goto(`${node.urls.routing}/explorer/#/`);
+    await page.waitForSelector('#mempool >> text=1 queued', { timeout: 10_000 });
+
     // Validator 3 offline: when it should propose, round 0 times out and round 1 goes on (3 of 4).
     await page.goto(`${node.urls.routing}/explorer/#/`);
     await page.waitForSelector('#live.ok');

@@ -29,6 +29,12 @@ export interface HostedChain {
   isTestnet: boolean;
 }
 
+/** The mempool as the explorer lists it: per sender, pending (executable) and queued (behind a nonce gap). */
+export interface ExplorerMempool {
+  pending: { sender: string; nonce: string; hash: string }[];
+  queued: { sender: string; nonce: string; hash: string }[];
+}
+
 /** Gas prices in base units of the native denom per unit of gas. */
 export interface GasPriceTiers {
   low: bigint;
@@ -118,7 +124,7 @@ export interface RoutingEnv {
   /** Monotonic milliseconds (status timeouts, rate limit). */
   readonly now: Clock;
   /** What the live explorer reads (src/rpc/routing/explorer-app.ts): the first chain's RPCs. */
-  readonly explorer?: { cometRpc?: string; cometWs?: string; ethRpc?: string; svmRpc?: string; devnet: boolean };
+  readonly explorer?: { cometRpc?: string; cometWs?: string; ethRpc?: string; svmRpc?: string; devnet: boolean; mempool?: () => ExplorerMempool };
   /** Told of every request (the route's path pattern, or "unmatched"): Prometheus metrics. */
   readonly observe?: (route: string, status: number, seconds: number) => void;
 }

@@ -63,6 +63,12 @@ export async function handleExplorerConfig(ctx: RouteContext): Promise<Reply> {
   });
 }
 
+export async function handleExplorerMempool(ctx: RouteContext): Promise<Reply> {
+  const m = ctx.env.explorer?.mempool;
+  if (!m) throw new NotFoundError('this node lists no mempool');
+  return json(m());
+}
+
 async function forward(url: string | undefined, body: unknown, what: string): Promise<Reply> {
   if (url === undefined) throw new NotFoundError(`this node serves no ${what}`);
   if (body === undefined || body === null || typeof body !== 'object') throw new InvalidArgumentError('a JSON-RPC request object is required');
