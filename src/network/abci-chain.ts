@@ -16,6 +16,9 @@ import type { CometRpcServer } from '../rpc/comet/server.js';
 import { VERSION } from '../version.js';
 import { buildConsensusCore, openChainStores, startProduction, type Db } from '../node/chain-core.js';
 import { startCometRpc } from '../node/rpc-wiring.js';
+import { createChainMetrics } from '../node/metrics.js';
+import { startPrometheusServer } from '../node/prometheus-server.js';
+import type { RunningServer } from '../rpc/transport/index.js';
 import type { Timestamp } from '../types/time.js';
 
 export interface AbciChainOptions<App extends Application> {
@@ -33,7 +36,7 @@ export interface AbciChainOptions<App extends Application> {
 export interface AbciChain<App extends Application = Application> {
   readonly chainId: string;
   readonly genesis: GenesisDoc;
-  readonly urls: { rpc?: string; rpcWs?: string };
+  readonly urls: { rpc?: string; rpcWs?: string; metrics?: string };
   readonly height: number;
   broadcastTx(tx: Uint8Array): Promise<ResponseCheckTx>;
   mine(n?: number, opts?: { timestamp?: Timestamp }): Promise<number[]>;
@@ -63,13 +66,16 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
 
   const internals = { app, mempool, eventBus, blockStore: stores.blockStore, stateStore: stores.stateStore, txIndexer: stores.txIndexer, blockIndexer: stores.blockIndexer, consensus, validators, nodeKey: undefined };
   let rpc: CometRpcServer | undefined;
+  // Each chain has its own Prometheus endpoint, as each CometBFT node of a network has.
+  const metrics = config.instrumentation.prometheus ? createChainMetrics({ chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height }, config.instrumentation.namespace) : undefined;
+  let prom: RunningServer | undefined;
   let stopped = false;
   let localSubscriptions = 0;
   const chain: AbciChain<App> = {
     chainId,
     genesis,
     get urls() {
-      return rpc ? { rpc: rpc.url, rpcWs: rpc.wsUrl } : {};
+      return { ...(rpc ? { rpc: rpc.url, rpcWs: rpc.wsUrl } : {}), ...(prom ? { metrics: `${prom.url}/metrics` } : {}) };
     },
     get height() {
       return consensus.height;
@@ -83,6 +89,8 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
       if (stopped) return;
       stopped = true;
       await rpc?.stop();
+      await prom?.stop();
+      metrics?.stop();
       await consensus.stop();
       await indexer.flush().catch((err: unknown) => logger.error({ err }, 'indexing failed'));
       eventBus.close();
@@ -90,13 +98,12 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
       await db.close();
     },
   };
-  if (config.rpc.laddr !== '') {
-    try {
-      rpc = await startCometRpc({ chainId, genesis, config, logger, internals });
-    } catch (err) {
-      await chain.stop();
-      throw err;
-    }
+  try {
+    if (config.rpc.laddr !== '') rpc = await startCometRpc({ chainId, genesis, config, logger, internals });
+    if (metrics) prom = await startPrometheusServer(metrics.registry, config.instrumentation, logger);
+  } catch (err) {
+    await chain.stop();
+    throw err;
   }
   return chain;
 }

@@ -71,6 +71,22 @@ describe('Prometheus metrics', () => {
     expect(other.status).toBe(404);
   });
 
+  it('a kvstore chain of a network has its own endpoint with its chain_id', async () => {
+    const { startKvStoreChain } = await import('../../src/network/kvstore-chain.js');
+    const kv = await startKvStoreChain({ kind: 'kvstore', config: { rpc: { laddr: '' }, consensus: { mode: 'manual' }, instrumentation: { prometheus: true, prometheusListenAddr: '127.0.0.1:0' } } });
+    try {
+      await kv.broadcastTx(new TextEncoder().encode('a=1'));
+      await kv.mine(1);
+      const families = parsePrometheusTextFormat(await (await fetch(kv.urls.metrics!)).text()) as Family[];
+      const height = families.find((f) => f.name === 'cometbft_consensus_latest_block_height')!.metrics[0]!;
+      expect(height.labels).toMatchObject({ chain_id: 'kvstore-1' });
+      expect(Number(height.value)).toBe(kv.height);
+      expect(families.find((f) => f.name === 'cometbft_consensus_total_txs')!.metrics[0]!.value).toBe('1');
+    } finally {
+      await kv.stop();
+    }
+  });
+
   it('is off by default', async () => {
     const plain = await startTestNode();
     try {
