@@ -247,7 +247,9 @@ export class ConsensusEngine {
       if (this.state.lastBlockHeight === 0) return;
       const hasTxs = this.d.mempool.hasPending();
       if (this.mode === 'automine') {
-        if (hasTxs) return;
+        // One macrotask first: the reply to the tx's sender (and other pending I/O) goes out before
+        // the block is produced, so a client can prepare its next request meanwhile.
+        if (hasTxs) return new Promise((r) => setImmediate(r));
         await this.waker.wait(c.createEmptyBlocksIntervalMs > 0 && c.createEmptyBlocks ? this.untilInterval(c.createEmptyBlocksIntervalMs) : undefined);
         if (c.createEmptyBlocks && c.createEmptyBlocksIntervalMs > 0 && Date.now() - this.lastCommitAt >= c.createEmptyBlocksIntervalMs) return;
       } else if (this.mode === 'interval') {
