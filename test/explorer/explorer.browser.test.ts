@@ -68,7 +68,7 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
     await page.screenshot({ path: join(artifacts, 'explorer-dashboard.png'), fullPage: true });
 
     await link.click();
-    await page.waitForSelector('text=Ethereum tx', { timeout: 10_000 });
+    await page.waitForSelector('td:text-is("Ethereum tx")', { timeout: 10_000 });
     const text = await page.locator('main').innerText();
     expect(text.toLowerCase()).toContain(DEV_ADDRESS_1.toLowerCase());
     expect(text).toContain('success');
@@ -112,14 +112,14 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
       await page.waitForSelector('#slot');
       await page.fill('#q', rec.signature);
       await page.press('#q', 'Enter');
-      await page.waitForSelector('text=Solana tx', { timeout: 10_000 });
+      await page.waitForSelector('h2:text-is("Solana tx")', { timeout: 10_000 });
       const text = await page.locator('main').innerText();
       expect(text).toContain('5000 lamports');
       expect(text).toContain('success');
       await page.screenshot({ path: join(artifacts, 'explorer-solana-tx.png'), fullPage: true });
       await page.fill('#q', to.address);
       await page.press('#q', 'Enter');
-      await page.waitForSelector('text=Account', { timeout: 10_000 });
+      await page.waitForSelector('h2:text-is("Account")', { timeout: 10_000 });
       expect(await page.locator('main').innerText()).toContain('2 SOL');
     } finally {
       await network.stop();

@@ -69,9 +69,22 @@ export async function handleExplorerMempool(ctx: RouteContext): Promise<Reply> {
   return json(m());
 }
 
+/**
+ * The methods the page calls, and only those: this server may listen where the RPCs themselves do
+ * not (a public routing API beside a local-only JSON-RPC), so it forwards reads the explorer needs,
+ * not the whole RPC.
+ */
+const ALLOWED: Record<string, ReadonlySet<string>> = {
+  'CometBFT RPC': new Set(['status', 'block', 'commit', 'tx', 'validators', 'genesis', 'unconfirmed_txs', 'num_unconfirmed_txs', 'blockchain']),
+  'Ethereum JSON-RPC': new Set(['eth_getTransactionByHash', 'eth_getTransactionReceipt', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_chainId', 'eth_blockNumber', 'chainlet_setValidatorOnline']),
+  'Solana JSON-RPC': new Set(['getTransaction', 'getBalance', 'getTokenAccountsByOwner', 'getSlot', 'getBlockHeight', 'getAccountInfo']),
+};
+
 async function forward(url: string | undefined, body: unknown, what: string): Promise<Reply> {
   if (url === undefined) throw new NotFoundError(`this node serves no ${what}`);
-  if (body === undefined || body === null || typeof body !== 'object') throw new InvalidArgumentError('a JSON-RPC request object is required');
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidArgumentError('a JSON-RPC request object is required');
+  const method = (body as { method?: unknown }).method;
+  if (typeof method !== 'string' || !ALLOWED[what]!.has(method)) throw new InvalidArgumentError(`method ${String(method)} is not available through the explorer`);
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
   return json(await r.json());
 }
