@@ -44,7 +44,7 @@ function freePort(): Promise<number> {
 async function cliFirstAnswer(): Promise<number> {
   const [eth, ws, rpc, routing, svm, svmWs] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const t0 = performance.now();
-  const child = spawn(process.execPath, [`${root}/dist/cli/main.js`, 'start', '--silent', '--json-rpc.address', `127.0.0.1:${eth}`, '--json-rpc.ws-address', `127.0.0.1:${ws}`, '--rpc.laddr', `tcp://127.0.0.1:${rpc}`, '--routing.address', `127.0.0.1:${routing}`, '--svm-rpc', `127.0.0.1:${svm}`, '--svm-ws', `127.0.0.1:${svmWs}`], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [`${root}/dist/cli/main.js`, 'start', '--silent', '--json-rpc.address', `127.0.0.1:${eth}`, '--json-rpc.ws-address', `127.0.0.1:${ws}`, '--rpc.laddr', `tcp://127.0.0.1:${rpc}`, '--routing.address', `127.0.0.1:${routing}`, '--svm-rpc', `127.0.0.1:${svm}`, '--svm-ws', `127.0.0.1:${svmWs}`, '--hub-rpc', 'tcp://127.0.0.1:0'], { stdio: 'ignore' });
   try {
     for (;;) {
       const r = await fetch(`http://127.0.0.1:${eth}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' }).catch(() => undefined);

@@ -19,9 +19,12 @@ import { addressFromBytes, parseAccountAddress } from './address.js';
 import { HeightNotAvailableError, QueryError } from './errors.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 
+/** The state a query reads (an EVM state manager, or another app's accounts with the same calls). */
+export type QueryState = Pick<MerkleStateManager, 'getAccount' | 'putAccount' | 'getCode' | 'getStorage' | 'checkpoint' | 'commit' | 'revert'>;
+
 export interface QueryContext {
   latestHeight(): number;
-  stateAt(height: number): Promise<MerkleStateManager>;
+  stateAt(height: number): Promise<QueryState>;
   denom: string;
   bech32Prefix: string;
   /** The Cosmos face's parts (cosmos/cosmos-queries.ts). */
@@ -30,7 +33,7 @@ export interface QueryContext {
 
 export interface QueryRoute {
   path: string;
-  handle(ctx: QueryContext, state: MerkleStateManager, args: string[], req: RequestQuery): Promise<Uint8Array>;
+  handle(ctx: QueryContext, state: QueryState, args: string[], req: RequestQuery): Promise<Uint8Array>;
 }
 
 const SDK_UNKNOWN_REQUEST = 6;
@@ -107,7 +110,7 @@ export async function routeQuery(ctx: QueryContext, table: Map<string, QueryRout
     if (req.height < 0 || height > latest) {
       throw new QueryError(SDK_INVALID_HEIGHT, 'sdk', `cannot query with height in the future; please provide a valid height: invalid height`);
     }
-    let state: MerkleStateManager;
+    let state: QueryState;
     try {
       state = await ctx.stateAt(height);
     } catch (e) {

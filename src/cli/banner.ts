@@ -68,6 +68,7 @@ export async function bannerText(node: ChainletNode, opts: BannerOptions = {}): 
         c.ledger.devAccounts.slice(0, 3).forEach((a, i) => out.push(`  (${i}) ${a.address}  (m/44'/501'/${i}'/0')`));
       } else {
         out.push(`${c.chainId} (${c.kind}): CometBFT RPC ${c.urls.rpc ?? 'off'}${c.urls.rpcWs ? `  (WebSocket ${c.urls.rpcWs})` : ''}, height ${c.height}`);
+        if (c.kind === 'hub') c.devAddresses.slice(0, 3).forEach((a, i) => out.push(`  (${i}) ${a}  (m/44'/118'/0'/0/${i}, 1000000 HUB)`));
       }
     }
   }

@@ -10,6 +10,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { HomeExistsError, initHome } from '../genesis/home.js';
 import { startNetwork, type ChainSpec } from '../network/network.js';
 import { DEFAULT_KVSTORE_RPC_LADDR } from '../network/kvstore-chain.js';
+import { DEFAULT_HUB_RPC_LADDR } from '../network/hub-chain.js';
 import { parseListenAddress } from '../config/listen-address.js';
 import { COMET_VERSION, VERSION } from '../version.js';
 import { printBanner } from './banner.js';
@@ -51,22 +52,29 @@ program
     for (const f of r.files) console.log(`  wrote ${f}`);
   });
 
-const CHAIN_KINDS = ['evm', 'kvstore', 'svm'] as const;
+const CHAIN_KINDS = ['evm', 'hub', 'kvstore', 'svm'] as const;
 
 const start = addNodeOptions(program.command('start').description('start a node (default: an in-memory devnet with funded dev accounts)'));
 start.option('--kvstore-rpc <laddr>', `CometBFT RPC address of the kvstore chain (with --chains …,kvstore)`, DEFAULT_KVSTORE_RPC_LADDR);
+start.option('--hub-rpc <laddr>', 'CometBFT RPC address of the hub chain (with --chains …,hub)', DEFAULT_HUB_RPC_LADDR);
 start.option('--svm-rpc <addr>', 'Solana JSON-RPC address of the SVM chain (with --chains …,svm), as solana-test-validator', '127.0.0.1:8899');
 start.option('--svm-ws <addr>', 'Solana WebSocket (subscriptions) address of the SVM chain', '127.0.0.1:8900');
 start.option('--svm-slot-ms <ms>', 'milliseconds per slot of the SVM chain (0: only when mined)', '400');
-start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; kvstore's RPC listens on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')}, svm's Solana RPC on 127.0.0.1:8899)`, 'evm,svm');
+start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; hub's RPC listens on ${DEFAULT_HUB_RPC_LADDR.replace('tcp://', '')}, kvstore's on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')}, svm's Solana RPC on 127.0.0.1:8899)`, 'evm,hub,svm');
 start.action(async (o: Record<string, string | boolean | undefined>) => {
   const plan = usage(() => planFromOptions(o));
-  const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm,svm'));
+  const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm,hub,svm'));
   const host = typeof o['host'] === 'string' ? o['host'] : undefined;
   const chains: ChainSpec[] = [{ kind: 'evm', home: plan.home, config: plan.overrides, devnet: plan.devnet, offlineValidators: plan.offlineValidators }];
+  if (kinds.includes('hub')) {
+    const given = typeof o['hubRpc'] === 'string' ? o['hubRpc'] : DEFAULT_HUB_RPC_LADDR;
+    const laddr = host && given === DEFAULT_HUB_RPC_LADDR ? `tcp://${host}:26757` : given;
+    usage(() => parseListenAddress(laddr, '--hub-rpc'));
+    chains.push({ kind: 'hub', mnemonic: plan.devnet?.mnemonic, config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
+  }
   if (kinds.includes('kvstore')) {
     const given = typeof o['kvstoreRpc'] === 'string' ? o['kvstoreRpc'] : DEFAULT_KVSTORE_RPC_LADDR;
-    const laddr = host && given === DEFAULT_KVSTORE_RPC_LADDR ? `tcp://${host}:26757` : given;
+    const laddr = host && given === DEFAULT_KVSTORE_RPC_LADDR ? `tcp://${host}:26767` : given;
     usage(() => parseListenAddress(laddr, '--kvstore-rpc'));
     chains.push({ kind: 'kvstore', config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
   }

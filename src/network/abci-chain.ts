@@ -20,6 +20,9 @@ import { createChainMetrics } from '../node/metrics.js';
 import { startPrometheusServer } from '../node/prometheus-server.js';
 import type { RunningServer } from '../rpc/transport/index.js';
 import type { Timestamp } from '../types/time.js';
+import type { Mempool } from '../mempool/mempool.js';
+import type { BlockStore } from '../store/block-store.js';
+import type { TxIndexer } from '../store/tx-indexer.js';
 
 export interface AbciChainOptions<App extends Application> {
   app: App;
@@ -43,6 +46,8 @@ export interface AbciChain<App extends Application = Application> {
   subscribe(query: string, subscriber?: string): Subscription;
   waitForHeight(height: number): Promise<void>;
   readonly app: App;
+  /** The stores and mempool (for the composition root: a routing adapter reads txs and blocks there). */
+  readonly parts: { mempool: Mempool; blockStore: BlockStore; txIndexer: TxIndexer | undefined };
   stop(): Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
     subscribe: (query, subscriber = `${chainId}-local-${++localSubscriptions}`) => eventBus.subscribe(subscriber, query),
     waitForHeight: (h) => consensus.waitForHeight(h),
     app,
+    parts: { mempool, blockStore: stores.blockStore, txIndexer: stores.txIndexer },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -14,7 +14,7 @@ import { startAbciChain, type AbciChain } from './abci-chain.js';
 
 export const DEFAULT_KVSTORE_CHAIN_ID = 'kvstore-1';
 /** The second chain's node RPC, next to the EVM chain's 26657. */
-export const DEFAULT_KVSTORE_RPC_LADDR = 'tcp://127.0.0.1:26757';
+export const DEFAULT_KVSTORE_RPC_LADDR = 'tcp://127.0.0.1:26767';
 
 export interface KvStoreChainSpec {
   kind: 'kvstore';

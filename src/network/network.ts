@@ -12,14 +12,16 @@ import { explorerUpstreams, startRoutingApi } from '../node/rpc-wiring.js';
 import type { RoutingApi } from '../rpc/routing/server.js';
 import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './kvstore-chain.js';
 import type { SvmChain, SvmChainSpec } from './svm-chain.js';
+import { startHubChain, type HubChain, type HubChainSpec } from './hub-chain.js';
+import { hubRoutingChain } from './hub-routing.js';
 
 export interface EvmChainSpec extends StartNodeOptions {
   kind: 'evm';
 }
 
-export type ChainSpec = EvmChainSpec | KvStoreChainSpec | SvmChainSpec;
+export type ChainSpec = EvmChainSpec | KvStoreChainSpec | HubChainSpec | SvmChainSpec;
 
-export type NetworkChain = ({ readonly kind: 'evm' } & ChainletNode) | KvStoreChain | SvmChain;
+export type NetworkChain = ({ readonly kind: 'evm' } & ChainletNode) | KvStoreChain | HubChain | SvmChain;
 
 export interface Network {
   readonly chains: readonly NetworkChain[];
@@ -51,6 +53,8 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
           ? Object.assign(await startNode({ ...spec, config: mergeConfig((spec.config ?? {}) as NodeConfig, noRouting as never) as DeepPartial<NodeConfig> }), { kind: 'evm' as const })
           : spec.kind === 'kvstore'
             ? await startKvStoreChain(spec)
+            : spec.kind === 'hub'
+              ? await startHubChain(spec)
             : // LiteSVM is loaded only by a network that has an SVM chain.
               await (await import('./svm-chain.js')).startSvmChain(spec);
       started.push(chain);
@@ -59,7 +63,8 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
     }
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
-    const others = svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [];
+    const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
+    const others = [...hubs.map(hubRoutingChain), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
     if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc });
   } catch (err) {
     await stopAll();

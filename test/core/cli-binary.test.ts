@@ -26,7 +26,7 @@ afterEach(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
-const PORTS0 = ['--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0'];
+const PORTS0 = ['--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0'];
 
 /** Starts the binary; resolves with its stdout once the banner is complete. */
 function start(args: string[]): Promise<{ child: ChildProcess; out: () => string; banner: string }> {

@@ -10,7 +10,6 @@
  *                                 TotalSupply, SupplyOf, DenomMetadata, DenomsMetadata, Params
  *   cosmos.tx.v1beta1.Service     Simulate (GetTx and the node's own queries are added by the node)
  */
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import { BaseAccount, Params as AuthParams } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import {
@@ -49,7 +48,7 @@ import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { fromBech32, toBech32 } from '../../crypto/bech32.js';
 import { txHash } from '../../types/txs.js';
 import { QueryError, type Codespace } from '../errors.js';
-import type { QueryContext, QueryRoute } from '../query-routes.js';
+import type { QueryContext, QueryRoute, QueryState } from '../query-routes.js';
 import type { AuthEntry, AuthRegistry } from './auth-registry.js';
 import { GAS, MAX_MEMO_CHARACTERS, runCosmosTx, type CosmosChainEnv } from './cosmos-exec.js';
 import { decodeCosmosTx, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from './cosmos-tx.js';
@@ -100,12 +99,12 @@ function parseAddress(ctx: Ctx, text: string): Uint8Array {
 
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-async function balanceOf(state: MerkleStateManager, address: Uint8Array): Promise<bigint> {
+async function balanceOf(state: QueryState, address: Uint8Array): Promise<bigint> {
   return (await state.getAccount(new Address(Uint8Array.from(address))))?.balance ?? 0n;
 }
 
 /** The account as x/auth shows it, or undefined when neither face has it. */
-async function accountAny(ctx: Ctx, state: MerkleStateManager, address: Uint8Array): Promise<{ any: Any; base: BaseAccount } | undefined> {
+async function accountAny(ctx: Ctx, state: QueryState, address: Uint8Array): Promise<{ any: Any; base: BaseAccount } | undefined> {
   const c = cosmosOf(ctx);
   const evm = await state.getAccount(new Address(Uint8Array.from(address)));
   let entry: AuthEntry | undefined = await c.auth.get(hexOf(address));
@@ -149,13 +148,13 @@ function metadata(ctx: Ctx): Metadata {
   };
 }
 
-async function totalSupply(ctx: Ctx, state: MerkleStateManager): Promise<bigint> {
+async function totalSupply(ctx: Ctx, state: QueryState): Promise<bigint> {
   let sum = 0n;
   for (const { addrHex } of await cosmosOf(ctx).auth.all()) sum += await balanceOf(state, Buffer.from(addrHex, 'hex'));
   return sum;
 }
 
-const route = (path: string, handle: (ctx: Ctx, state: MerkleStateManager, data: Uint8Array) => Promise<Uint8Array>): QueryRoute => ({
+const route = (path: string, handle: (ctx: Ctx, state: QueryState, data: Uint8Array) => Promise<Uint8Array>): QueryRoute => ({
   path,
   handle: (ctx, state, _args, req) => handle(ctx as Ctx, state, req.data),
 });

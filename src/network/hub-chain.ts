@@ -1,0 +1,74 @@
+/**
+ * The hub chain of the network: a Cosmos-style chain (its own chain id `chainlethub-1`, bech32
+ * prefix `hub`, native denom `uhub` with 6 decimals) under its own consensus and CometBFT RPC
+ * (tcp://127.0.0.1:26757 by default), running the hub app (src/apps/hub). The dev mnemonic's
+ * accounts are funded on m/44'/118'/0'/0/i, as cosmjs' DirectSecp256k1HdWallet derives them.
+ */
+import { createHash } from 'node:crypto';
+import { MemoryLevel } from 'memory-level';
+import type { Logger } from 'pino';
+import { HubApp, type HubGenesisState } from '../apps/hub/hub-app.js';
+import { mergeConfig } from '../config/defaults.js';
+import type { DeepPartial, NodeConfig } from '../config/types.js';
+import { toBech32 } from '../crypto/bech32.js';
+import { derivePath, masterNode, mnemonicToSeed, secp256k1PublicKey } from '../crypto/hd-secp256k1.js';
+import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
+import { createDevnetGenesis } from '../genesis/devnet.js';
+import type { GenesisDoc } from '../genesis/genesis-doc.js';
+import { startAbciChain, type AbciChain } from './abci-chain.js';
+
+export const DEFAULT_HUB_CHAIN_ID = 'chainlethub-1';
+export const DEFAULT_HUB_RPC_LADDR = 'tcp://127.0.0.1:26757';
+export const HUB_PREFIX = 'hub';
+export const HUB_DENOM = 'uhub';
+
+export interface HubChainSpec {
+  kind: 'hub';
+  chainId?: string;
+  mnemonic?: string;
+  accounts?: number;
+  /** Whole HUB tokens per dev account (default 1 000 000). */
+  balance?: bigint;
+  validators?: number;
+  config?: DeepPartial<NodeConfig>;
+  logger?: Logger;
+}
+
+export interface HubChain extends AbciChain<HubApp> {
+  readonly kind: 'hub';
+  /** bech32 addresses of the funded dev accounts, in derivation order. */
+  readonly devAddresses: string[];
+}
+
+/** The dev mnemonic's Cosmos accounts: ripemd160(sha256(compressed key)) of m/44'/118'/0'/0/i. */
+export function hubDevAddresses(mnemonic: string, count: number, prefix = HUB_PREFIX): string[] {
+  const root = masterNode(mnemonicToSeed(mnemonic));
+  return Array.from({ length: count }, (_, i) => {
+    const pub = secp256k1PublicKey(derivePath(root, `m/44'/118'/0'/0/${i}`).privateKey, true);
+    return toBech32(prefix, createHash('ripemd160').update(createHash('sha256').update(pub).digest()).digest());
+  });
+}
+
+export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
+  const chainId = spec.chainId ?? DEFAULT_HUB_CHAIN_ID;
+  const dev = createDevnetGenesis({ chainId, validators: spec.validators ?? 1 });
+  const devAddresses = hubDevAddresses(spec.mnemonic ?? DEV_MNEMONIC, spec.accounts ?? 10);
+  const amount = ((spec.balance ?? 1_000_000n) * 1_000_000n).toString();
+  const hub: HubGenesisState = { denom: HUB_DENOM, displayDenom: 'HUB', decimals: 6, bech32Prefix: HUB_PREFIX, minGasPrice: '0', accounts: devAddresses.map((address) => ({ address, amount })) };
+  const genesis: GenesisDoc = { ...dev.genesis, appState: { hub } };
+  const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
+  await db.open();
+  const app = await HubApp.open(db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as never);
+  const chain = await startAbciChain({
+    app,
+    genesis,
+    validatorKeys: dev.validatorKeys,
+    config: mergeConfig({ rpc: { laddr: DEFAULT_HUB_RPC_LADDR } } as NodeConfig, spec.config as never) as DeepPartial<NodeConfig>,
+    logger: spec.logger,
+    async closeApp() {
+      await app.close();
+      await db.close();
+    },
+  });
+  return Object.assign(chain, { kind: 'hub' as const, devAddresses });
+}
