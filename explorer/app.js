@@ -3,7 +3,7 @@
 // updates live from the node's CometBFT WebSocket subscriptions (NewBlock, NewRound, Vote, steps).
 const view = document.getElementById('view');
 const live = document.getElementById('live');
-const state = { svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: { pending: [], queued: [] } };
+const state = { chain: null, ws: null, svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: { pending: [], queued: [] } };
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const short = (h, n = 10) => (h && h.length > 2 * n + 3 ? h.slice(0, n) + '…' + h.slice(-6) : h || '');
@@ -15,7 +15,7 @@ async function call(path, method, params) {
   if (body.error) throw new Error(body.error.data || body.error.message || JSON.stringify(body.error));
   return body.result;
 }
-const comet = (method, params = {}) => call('/explorer/api/comet', method, params);
+const comet = (method, params = {}) => call(`/explorer/api/comet${state.chain && !state.chain.evm ? `?chain=${encodeURIComponent(state.chain.chain_id)}` : ''}`, method, params);
 const eth = (method, params = []) => call('/explorer/api/eth', method, params);
 const svm = (method, params = []) => call('/explorer/api/svm', method, params);
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
@@ -36,7 +36,7 @@ function consensusSection() {
     const vv = state.votes.get(v.address) || {};
     const cell = (t) => (vv[t] === undefined ? '<td class="vote-none">–</td>' : vv[t] ? '<td class="vote-yes">✓ block</td>' : '<td class="vote-nil">nil</td>');
     const off = state.offline.has(i);
-    const sw = state.config && state.config.devnet && i !== undefined ? `<td><button data-val="${i}" aria-pressed="${!off}">${off ? 'Bring online' : 'Take offline'}</button></td>` : '<td class="muted">devnet only</td>';
+    const sw = state.config && state.config.devnet && state.chain && state.chain.evm && i !== undefined ? `<td><button data-val="${i}" aria-pressed="${!off}">${off ? 'Bring online' : 'Take offline'}</button></td>` : '<td class="muted">devnet only</td>';
     return `<tr><td>${i ?? '?'}</td><td class="mono">${esc(short(v.address, 8))}${v.address === state.proposer ? ' <span class="pill">proposer</span>' : ''}</td><td>${esc(v.voting_power)}</td>${cell(1)}${cell(2)}<td class="${off ? 'err' : 'ok'}">${off ? 'offline' : 'online'}</td>${sw}</tr>`;
   }).join('');
   return `<section class="wide" id="consensus"><h2>Consensus</h2>
@@ -170,22 +170,37 @@ async function loadBlock(h) {
   return { height: Number(h), time: b.block.header.time, proposer: b.block.header.proposer_address, hash: b.block_id.hash, txs };
 }
 async function refreshMempool() {
+  if (state.chain && !state.chain.evm) {
+    // Another chain's mempool: its pending txs as CometBFT lists them (no per-sender view there).
+    const u = await comet('unconfirmed_txs', { limit: '30' }).catch(() => null);
+    const hashes = u ? await Promise.all((u.txs || []).map(sha256Hex)) : [];
+    state.mempool = { pending: hashes.map((hash) => ({ sender: '', nonce: '', hash })), queued: [] };
+    return;
+  }
   state.mempool = await fetch('/explorer/api/mempool').then((r) => (r.ok ? r.json() : { pending: [], queued: [] })).catch(() => ({ pending: [], queued: [] }));
 }
 function subscribe() {
-  const ws = new WebSocket(state.config.comet_ws);
+  if (state.ws) { state.ws.onclose = null; state.ws.close(); }
+  const ws = new WebSocket(state.chain.ws);
+  state.ws = ws;
   let id = 0;
+  live.textContent = 'connecting…';
+  live.className = 'pill';
+  const queries = ["tm.event='NewBlock'", "tm.event='NewRound'", "tm.event='Vote'", "tm.event='TimeoutPropose'", "tm.event='ChainHalted'"];
+  let acknowledged = 0;
   ws.onopen = () => {
-    live.textContent = 'live';
-    live.className = 'pill ok';
     // CometBFT allows 5 subscriptions per client by default (max_subscriptions_per_client).
-    for (const q of ["tm.event='NewBlock'", "tm.event='NewRound'", "tm.event='Vote'", "tm.event='TimeoutPropose'", "tm.event='ChainHalted'"]) ws.send(JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'subscribe', params: { query: q } }));
+    for (const q of queries) ws.send(JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'subscribe', params: { query: q } }));
   };
-  ws.onclose = () => { live.textContent = 'disconnected'; live.className = 'pill err'; setTimeout(subscribe, 2000); };
+  ws.onclose = () => { live.textContent = 'disconnected'; live.className = 'pill err'; setTimeout(() => { if (state.ws === ws) subscribe(); }, 2000); };
   ws.onmessage = async (m) => {
     const msg = JSON.parse(m.data);
     const d = msg.result && msg.result.data;
-    if (!d) return;
+    if (!d) {
+      // "live" once every subscription is acknowledged: events from here on reach the page.
+      if (msg.result && ++acknowledged === queries.length) { live.textContent = 'live'; live.className = 'pill ok'; }
+      return;
+    }
     const t = d.type.replace(/^.*\//, '');
     const v = d.value;
     if (t === 'NewBlock') {
@@ -216,18 +231,34 @@ function subscribe() {
   };
 }
 
-async function start() {
-  state.config = await fetch('/explorer/api/config').then((r) => r.json());
+/** Loads a CometBFT-style chain of the network into the dashboard and subscribes to it. */
+async function useChain(chain) {
+  state.chain = chain;
+  state.blocks = [];
+  state.votes = new Map();
+  state.offline = new Set();
+  state.genesisIndex = new Map();
+  state.halted = '';
   const [status, vals, gen] = await Promise.all([comet('status'), comet('validators', { per_page: '100' }), comet('genesis')]);
   state.validators = vals.validators;
   gen.genesis.validators.forEach((v, i) => state.genesisIndex.set(v.address, i));
   state.height = Number(status.sync_info.latest_block_height) + 1;
   const latest = Number(status.sync_info.latest_block_height);
   for (let h = latest; h >= Math.max(1, latest - 9); h--) state.blocks.push(await loadBlock(h));
+  if (chain.ws) subscribe(); else { live.textContent = 'no WebSocket'; live.className = 'pill warn'; }
+  await refreshMempool();
+  renderDashboard();
+}
+
+async function start() {
+  state.config = await fetch('/explorer/api/config').then((r) => r.json());
+  const select = document.getElementById('chain');
+  for (const c of state.config.comet_chains) select.append(new Option(c.chain_id, c.chain_id));
+  select.addEventListener('change', () => useChain(state.config.comet_chains.find((c) => c.chain_id === select.value)));
+  await useChain(state.config.comet_chains[0]);
   await refreshMempool();
   // Admission has no CometBFT event: the mempool is re-read each second.
   setInterval(async () => { await refreshMempool(); if (!location.hash || location.hash === '#/') { const e = document.getElementById('mempool'); if (e) e.outerHTML = mempoolSection(); } }, 1000);
-  if (state.config.comet_ws) subscribe(); else { live.textContent = 'no WebSocket'; live.className = 'pill warn'; }
   if (state.config.svm) {
     const pollSvm = async () => {
       const [slot, blockHeight] = await Promise.all([svm('getSlot'), svm('getBlockHeight')]).catch(() => [null, null]);

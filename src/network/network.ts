@@ -65,7 +65,8 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
     const others = [...hubs.map(hubRoutingChain), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
-    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc });
+    const otherCometChains = hubs.flatMap((hub) => (hub.urls.rpc ? [{ chainId: hub.chainId, rpc: hub.urls.rpc, ws: hub.urls.rpcWs }] : []));
+    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains });
   } catch (err) {
     await stopAll();
     throw err;

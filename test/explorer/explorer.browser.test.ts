@@ -98,6 +98,7 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
     const network = await startNetwork({
       chains: [
         { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
+        { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
         { kind: 'svm', rpc: '127.0.0.1:0', ws: '127.0.0.1:0', slotMs: 0 },
       ],
     });
@@ -121,6 +122,18 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
       await page.press('#q', 'Enter');
       await page.waitForSelector('h2:text-is("Account")', { timeout: 10_000 });
       expect(await page.locator('main').innerText()).toContain('2 SOL');
+      // The hub chain: its own blocks, consensus and validators, live.
+      await page.goto(`${network.urls.routing}/explorer/#/`);
+      await page.waitForSelector('#live.ok');
+      const hub = network.chains.find((c) => c.kind === 'hub')!;
+      const hubHead = async () => ((await (await fetch(`${hub.urls.rpc}/block`)).json()) as { result: { block_id: { hash: string } } }).result.block_id.hash.slice(0, 8);
+      await page.selectOption('#chain', 'chainlethub-1');
+      await page.waitForSelector(`#blocks >> text=${await hubHead()}`, { timeout: 10_000 });
+      await page.waitForSelector('#live.ok'); // every subscription of the hub acknowledged
+      await hub.mine(1);
+      await page.waitForSelector(`#blocks >> text=${await hubHead()}`, { timeout: 10_000 });
+      expect(await page.locator('#consensus button').count()).toBe(0); // no devnet switch on the hub
+      await page.screenshot({ path: join(artifacts, 'explorer-hub.png'), fullPage: true });
     } finally {
       await network.stop();
     }

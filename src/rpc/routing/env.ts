@@ -124,7 +124,16 @@ export interface RoutingEnv {
   /** Monotonic milliseconds (status timeouts, rate limit). */
   readonly now: Clock;
   /** What the live explorer reads (src/rpc/routing/explorer-app.ts): the first chain's RPCs. */
-  readonly explorer?: { cometRpc?: string; cometWs?: string; ethRpc?: string; svmRpc?: string; devnet: boolean; mempool?: () => ExplorerMempool };
+  readonly explorer?: {
+    cometRpc?: string;
+    cometWs?: string;
+    ethRpc?: string;
+    svmRpc?: string;
+    devnet: boolean;
+    mempool?: () => ExplorerMempool;
+    /** The network's other CometBFT-style chains (the hub), each with its RPC and WebSocket. */
+    otherCometChains?: { chainId: string; rpc: string; ws?: string }[];
+  };
   /** Told of every request (the route's path pattern, or "unmatched"): Prometheus metrics. */
   readonly observe?: (route: string, status: number, seconds: number) => void;
 }

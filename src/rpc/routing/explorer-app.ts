@@ -57,6 +57,8 @@ export async function handleExplorerConfig(ctx: RouteContext): Promise<Reply> {
   return json({
     chains: chainRecords(ctx.env, ctx.baseUrl()).map((r) => ({ chain_id: r.chain_id, chain_type: r.chain_type, pretty_name: r.pretty_name })),
     comet_ws: e?.cometWs ?? null,
+    // The CometBFT-style chains the page can switch between: the first is the EVM chain.
+    comet_chains: [...(e?.cometRpc ? [{ chain_id: ctx.env.chains[0]?.chain.cosmosChainId ?? '', ws: e.cometWs ?? null, evm: true }] : []), ...(e?.otherCometChains ?? []).map((c) => ({ chain_id: c.chainId, ws: c.ws ?? null, evm: false }))],
     eth: e?.ethRpc !== undefined,
     svm: e?.svmRpc !== undefined,
     devnet: e?.devnet ?? false,
@@ -89,6 +91,12 @@ async function forward(url: string | undefined, body: unknown, what: string): Pr
   return json(await r.json());
 }
 
-export const handleExplorerComet = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.cometRpc, p.body, 'CometBFT RPC');
+/** `?chain=<id>` picks another CometBFT-style chain of the network (default: the EVM chain). */
+export const handleExplorerComet = (ctx: RouteContext, p: { body: unknown; chain: string | null }) => {
+  const e = ctx.env.explorer;
+  const other = p.chain ? e?.otherCometChains?.find((c) => c.chainId === p.chain) : undefined;
+  if (p.chain && !other && p.chain !== ctx.env.chains[0]?.chain.cosmosChainId) throw new NotFoundError(`no CometBFT chain ${p.chain} in this network`);
+  return forward(other ? other.rpc : e?.cometRpc, p.body, 'CometBFT RPC');
+};
 export const handleExplorerEth = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.ethRpc, p.body, 'Ethereum JSON-RPC');
 export const handleExplorerSvm = (ctx: RouteContext, p: { body: unknown }) => forward(ctx.env.explorer?.svmRpc, p.body, 'Solana JSON-RPC');
