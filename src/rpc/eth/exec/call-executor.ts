@@ -15,6 +15,7 @@ import { EvmHooks } from './evm-hooks.js';
 import { OverlayState } from './overlay-state.js';
 import type { PooledEvm } from './run-message.js';
 import { MemoStateReader, type StateReader } from './state-reader.js';
+import { sharedTxCommon } from '../../../app/chain-common.js';
 
 /**
  * EVMs a server keeps (and so the calls that execute at once). JavaScript runs one at a time
@@ -136,7 +137,7 @@ export class CallExecutor {
   private headerBlock(header: PendingHeader): Block {
     const key = `${header.number}:${header.timestamp}:${header.coinbase.toString()}:${header.gasLimit}:${header.baseFeePerGas}`;
     if (this.pending?.key === key) return this.pending.block;
-    const block = createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: this.view.common, skipConsensusFormatValidation: true });
+    const block = createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: sharedTxCommon(this.view.common), skipConsensusFormatValidation: true });
     this.pending = { key, block };
     return block;
   }
@@ -152,7 +153,7 @@ export class CallExecutor {
           gasLimit: UNLIMITED_GAS,
           baseFeePerGas: this.view.nextBaseFee(),
         };
-    return createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: this.view.common, skipConsensusFormatValidation: true });
+    return createBlock({ header: { ...header, mixHash: ZERO32 } }, { common: sharedTxCommon(this.view.common), skipConsensusFormatValidation: true });
   }
 
   private async createEvm(): Promise<PooledEvm> {
