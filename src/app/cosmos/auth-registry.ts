@@ -49,9 +49,18 @@ export class AuthRegistry {
     return this.assign(addrHex);
   }
 
-  /** Numbers the accounts a block (or the genesis) wrote, in the order given. */
+  /** Numbers the accounts a block (or the genesis) wrote, in the order given (one multi-get for those not cached). */
   async numberAll(addrHexes: Iterable<string>): Promise<void> {
-    for (const a of addrHexes) if ((await this.get(a)) === undefined) await this.assign(a);
+    const list = [...addrHexes];
+    const missing = list.filter((a) => !this.cache.has(a));
+    if (missing.length > 0) {
+      const values = await this.db.getMany(missing);
+      missing.forEach((a, i) => {
+        const v = values[i];
+        if (v !== undefined) this.cache.set(a, decode(v));
+      });
+    }
+    for (const a of list) if (!this.cache.has(a)) await this.assign(a);
   }
 
   async setPubKey(addrHex: string, pubKey: StoredPubKey): Promise<void> {
