@@ -113,3 +113,32 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
   }
   return chain;
 }
+
+/** The options of a chain whose app lives in its own in-memory database (the network's Cosmos-style chains). */
+export interface InMemoryAppChainOptions<App extends Application & { close(): Promise<void> }> {
+  /** Opens the app on a (sub)level database. */
+  openApp(db: Db): Promise<App>;
+  genesis: GenesisDoc;
+  validatorKeys: Ed25519Key[];
+  /** Its default RPC listen address (spec config may move it). */
+  defaultRpc: string;
+  config?: DeepPartial<NodeConfig>;
+  logger?: Logger;
+}
+
+export async function startInMemoryAppChain<App extends Application & { close(): Promise<void> }>(o: InMemoryAppChainOptions<App>): Promise<AbciChain<App>> {
+  const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
+  await db.open();
+  const app = await o.openApp(db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db);
+  return startAbciChain({
+    app,
+    genesis: o.genesis,
+    validatorKeys: o.validatorKeys,
+    config: mergeConfig({ rpc: { laddr: o.defaultRpc } } as NodeConfig, o.config as never) as DeepPartial<NodeConfig>,
+    logger: o.logger,
+    async closeApp() {
+      await app.close();
+      await db.close();
+    },
+  });
+}

@@ -5,17 +5,15 @@
  * accounts are funded on m/44'/118'/0'/0/i, as cosmjs' DirectSecp256k1HdWallet derives them.
  */
 import { createHash } from 'node:crypto';
-import { MemoryLevel } from 'memory-level';
 import type { Logger } from 'pino';
 import { HubApp, type HubGenesisState } from '../apps/hub/hub-app.js';
-import { mergeConfig } from '../config/defaults.js';
 import type { DeepPartial, NodeConfig } from '../config/types.js';
 import { toBech32 } from '../crypto/bech32.js';
 import { derivePath, masterNode, mnemonicToSeed, secp256k1PublicKey } from '../crypto/hd-secp256k1.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { createDevnetGenesis } from '../genesis/devnet.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
-import { startAbciChain, type AbciChain } from './abci-chain.js';
+import { startInMemoryAppChain, type AbciChain } from './abci-chain.js';
 
 export const DEFAULT_HUB_CHAIN_ID = 'chainlethub-1';
 export const DEFAULT_HUB_RPC_LADDR = 'tcp://127.0.0.1:26757';
@@ -56,19 +54,6 @@ export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
   const amount = ((spec.balance ?? 1_000_000n) * 1_000_000n).toString();
   const hub: HubGenesisState = { denom: HUB_DENOM, displayDenom: 'HUB', decimals: 6, bech32Prefix: HUB_PREFIX, minGasPrice: '0', accounts: devAddresses.map((address) => ({ address, amount })) };
   const genesis: GenesisDoc = { ...dev.genesis, appState: { hub } };
-  const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
-  await db.open();
-  const app = await HubApp.open(db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as never);
-  const chain = await startAbciChain({
-    app,
-    genesis,
-    validatorKeys: dev.validatorKeys,
-    config: mergeConfig({ rpc: { laddr: DEFAULT_HUB_RPC_LADDR } } as NodeConfig, spec.config as never) as DeepPartial<NodeConfig>,
-    logger: spec.logger,
-    async closeApp() {
-      await app.close();
-      await db.close();
-    },
-  });
+  const chain = await startInMemoryAppChain({ openApp: (db) => HubApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_HUB_RPC_LADDR, config: spec.config, logger: spec.logger });
   return Object.assign(chain, { kind: 'hub' as const, devAddresses });
 }
