@@ -24,7 +24,7 @@ import { sharedTxCommon } from './chain-common.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { ethereumTxEvents } from './tx-events.js';
 import { ethereumTxResultData } from '../codec/cosmos-evm/tx-msg-data.js';
-import { blockGasExhausted, cosmosTxNotAccepted, rejectionFromRunTxError } from './tx-rejections.js';
+import { blockGasExhausted, rejectionFromRunTxError } from './tx-rejections.js';
 import { runCosmosTx, type Checkpointing, type CosmosChainEnv, type CosmosState } from './cosmos/cosmos-exec.js';
 
 export interface BlockEnv {
@@ -51,7 +51,7 @@ const ZERO32 = new Uint8Array(32);
 /** A tx of the block: decoded, or refused at decoding. */
 export type BlockTx = DecodedTx | TxRejectedError;
 
-export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[], cosmos?: Omit<CosmosChainEnv, 'height' | 'baseFee'>): Promise<BlockExecution> {
+export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[], cosmos: Omit<CosmosChainEnv, 'height' | 'baseFee'>): Promise<BlockExecution> {
   const block = createBlock(
     {
       header: {
@@ -83,9 +83,8 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       }
       if (item.kind === 'cosmos') {
         // A Cosmos tx moves balances and the sequence on the same state; it is no EVM tx (no receipt).
-        txResults[i] = cosmos
-          ? (await runCosmosTx(item, { ...cosmos, height: env.height, baseFee: env.baseFee }, vm.stateManager as unknown as CosmosState & Checkpointing, 'deliver')).result
-          : rejected(cosmosTxNotAccepted(), 0);
+        const chainEnv = { ...cosmos, height: env.height, baseFee: env.baseFee };
+        txResults[i] = (await runCosmosTx(item, chainEnv, vm.stateManager as unknown as CosmosState & Checkpointing, 'deliver')).result;
         continue;
       }
       const { tx } = item;

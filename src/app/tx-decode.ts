@@ -14,8 +14,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { TX_DECODE_OPTS } from './chain-common.js';
-import { cosmosTxNotAccepted, invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
-import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
 import { decodeCosmosTx, looksLikeTxRaw, type DecodedCosmosTx } from './cosmos/cosmos-tx.js';
 import { CosmosTxError } from './cosmos/sdk-errors.js';
 import { TxRejectedError, type Codespace } from './errors.js';
@@ -43,17 +42,6 @@ export type { DecodedCosmosTx };
 
 const SUPPORTED_TYPES = new Set([1, 2, 4]);
 
-/** Whether `bytes` are a protobuf cosmos.tx.v1beta1.TxRaw (body, auth info and at least one signature). */
-function isCosmosTxRaw(bytes: Uint8Array): boolean {
-  if (bytes[0] !== 0x0a) return false; // field 1 (body_bytes), length-delimited
-  try {
-    const raw = TxRaw.decode(bytes);
-    return raw.bodyBytes.length > 0 && raw.authInfoBytes.length > 0 && raw.signatures.length > 0;
-  } catch {
-    return false;
-  }
-}
-
 /** Decodes tx bytes for the chain of `common`; throws TxRejectedError (parse error, chain id, type). */
 /** `cometHash`/`cometHashHex`, when the caller already has them, save hashing the bytes again. */
 /** `cosmosPrefix`: the chain's bech32 prefix when its Cosmos face accepts Cosmos txs. */
@@ -69,7 +57,7 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
     }
   }
   const type = bytes[0]! <= 0x7f ? bytes[0]! : 0;
-  if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw isCosmosTxRaw(bytes) ? cosmosTxNotAccepted() : unsupportedTxType(type);
+  if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw unsupportedTxType(type);
   let tx: TypedTransaction;
   try {
     tx = createTxFromRLP(bytes, { common, ...TX_DECODE_OPTS });
@@ -101,8 +89,8 @@ export function txGasLimit(d: DecodedTx): bigint {
 
 /** Recovers (once) and returns the sender; throws TxRejectedError for a bad signature. */
 export function recoverSender(d: DecodedTx): Address {
+  if (d.kind === 'cosmos') return d.sender; // known from its signer info at decode
   if (d.sender !== undefined) return d.sender;
-  if (d.kind === 'cosmos') return d.sender;
   let sender: Address;
   try {
     // = tx.getSenderAddress(), whose JS keccak of the public key costs ~10 µs; the key itself

@@ -30,14 +30,6 @@ export const txParseError = (detail: string) =>
 export const unsupportedTxType = (type: number) =>
   new TxRejectedError(SdkCode.TxDecode, 'sdk', `transaction type ${type} not supported: tx parse error`);
 
-/** A Cosmos SDK TxRaw sent to the EVM chain, which executes Ethereum txs only (no Cosmos face yet). */
-export const cosmosTxNotAccepted = () =>
-  new TxRejectedError(
-    SdkCode.TxDecode,
-    'sdk',
-    'this is a Cosmos SDK TxRaw; this chain accepts only Ethereum transactions (the signed RLP envelope, e.g. from eth_signTransaction): tx parse error',
-  );
-
 export const invalidChainId = (expected: bigint, got: bigint) =>
   new TxRejectedError(SdkCode.InvalidChainId, 'sdk', `invalid chain id; expected ${expected}, got ${got}: invalid chain-id`);
 

@@ -337,12 +337,12 @@ export class Mempool {
     return this.txsAvailable.add(listener);
   }
 
-  /** Every admitted tx, queued ones included (eth newPendingTransactions). */
   /** Called after each CheckTx (new or recheck) with the app's answer and the tx size. */
   onChecked(listener: (res: ResponseCheckTx, size: number, type: CheckTxType) => void): () => void {
     return this.checked.add(listener);
   }
 
+  /** Every admitted tx, queued ones included (eth newPendingTransactions). */
   onNewTx(listener: (t: MempoolTx) => void): () => void {
     return this.newTx.add(listener);
   }
