@@ -22,6 +22,7 @@ import type { BytesSublevel } from './trie-db.js';
 /** The level database (normally a sublevel of the node's db) the app owns. */
 export type AppLevel = AbstractLevel<string | Uint8Array | Buffer, unknown, unknown>;
 export type TextSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, string>;
+export type TextBytesSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, Uint8Array>;
 
 export interface AppMeta {
   config: AppChainConfig;
@@ -31,6 +32,8 @@ export interface AppMeta {
   lastAppHash: string;
   lastBlockHash: string;
   nextBaseFee: string;
+  /** Hex root of the IBC store after the last block ('' or absent while it is empty); the app hash commits to it. */
+  lastIbcRoot?: string;
 }
 
 /** Decoded block records kept in memory (the RPC mostly asks for the newest blocks). */
@@ -54,6 +57,8 @@ export class AppStore {
   private readonly hashes: BytesSublevel;
   private readonly meta: TextSublevel;
   readonly auth: TextSublevel;
+  /** The IBC module's store (src/ibc): key → value bytes. */
+  readonly ibc: TextBytesSublevel;
   private readonly recent = new Map<number, BlockRecord>();
   /** Set by devnet control. */
   virtual: VirtualBlockSource | undefined;
@@ -71,6 +76,7 @@ export class AppStore {
     this.hashes = db.sublevel<Uint8Array, Uint8Array>('hashes', bytes) as BytesSublevel;
     this.meta = db.sublevel<string, string>('meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' }) as TextSublevel;
     this.auth = db.sublevel<string, string>('auth', { keyEncoding: 'utf8', valueEncoding: 'utf8' }) as TextSublevel;
+    this.ibc = db.sublevel<string, Uint8Array>('ibc', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as TextBytesSublevel;
   }
 
   async loadMeta(): Promise<AppMeta | undefined> {
@@ -84,8 +90,8 @@ export class AppStore {
   }
 
   /** Writes `trieOps`, the block (if any) and `meta` atomically. */
-  async commit(trieOps: { key: Uint8Array; value: Uint8Array }[], meta: AppMeta, record?: BlockRecord, auth: { key: string; value: string }[] = []): Promise<void> {
-    type Op = { type: 'put'; sublevel: BytesSublevel | TextSublevel; key: Uint8Array | string; value: Uint8Array | string };
+  async commit(trieOps: { key: Uint8Array; value: Uint8Array }[], meta: AppMeta, record?: BlockRecord, auth: { key: string; value: string }[] = [], ibc: [string, Uint8Array | undefined][] = []): Promise<void> {
+    type Op = { type: 'put' | 'del'; sublevel: BytesSublevel | TextSublevel | TextBytesSublevel; key: Uint8Array | string; value?: Uint8Array | string };
     const ops: Op[] = new Array(trieOps.length);
     for (let i = 0; i < trieOps.length; i++) ops[i] = { type: 'put', sublevel: this.trie, key: trieOps[i]!.key, value: trieOps[i]!.value };
     if (record !== undefined) {
@@ -105,6 +111,7 @@ export class AppStore {
       }
     }
     for (const a of auth) ops.push({ type: 'put', sublevel: this.auth, key: a.key, value: a.value });
+    for (const [key, value] of ibc) ops.push(value === undefined ? { type: 'del', sublevel: this.ibc, key } : { type: 'put', sublevel: this.ibc, key, value });
     ops.push({ type: 'put', sublevel: this.meta, key: 'app', value: JSON.stringify(meta) });
     // Straight to the root database: each key is prefixed once, in one pass (not once per level).
     await this.root.batch(ops as unknown as AbstractBatchOperation<AppLevel, unknown, unknown>[]);

@@ -59,6 +59,8 @@ import { DecodedTxCache } from './tx-cache.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { blockEvents } from './tx-events.js';
 import { LevelTrieDB } from './trie-db.js';
+import { appHashWithIbc, IbcStore } from '../ibc/ibc-store.js';
+import { IBC_QUERY_ROUTES } from '../ibc/queries.js';
 
 export interface EvmAppOptions {
   /** The app's own (sub)level; memory-level in tests. The app does not close it. */
@@ -91,6 +93,8 @@ interface FinalizedBlock {
   cometHashes: string[];
   /** The accounts the block wrote, for the committed state at Commit. */
   accountWrites: AccountWrites;
+  /** The block's working copy of the IBC store. */
+  ibc: IbcStore;
 }
 
 export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
@@ -104,7 +108,9 @@ export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
   if (meta !== undefined && meta.lastHeight > 0) {
     for (const { height, hash } of await store.recentHashes(meta.lastHeight, 256)) runtime.blockHashes.add(height, hash);
   }
-  return new EvmApp(opts, store, trieDb, runtime, meta);
+  const ibc = new Map<string, Uint8Array>();
+  for await (const [k, v] of store.ibc.iterator()) ibc.set(k, v);
+  return new EvmApp(opts, store, trieDb, runtime, meta, new IbcStore(ibc));
 }
 
 export class EvmApp implements Application {
@@ -124,11 +130,13 @@ export class EvmApp implements Application {
     private readonly trieDb: LevelTrieDB,
     private rt: EvmRuntime,
     private meta: AppMeta | undefined,
+    /** The IBC module's committed store (clients, channels, packets, vouchers). */
+    private ibc: IbcStore = new IbcStore(),
   ) {
     this.txCache = new DecodedTxCache(opts.txCacheSize);
     this.txCache.cosmosPrefix = this.config().bech32Prefix;
     this.auth = new AuthRegistry(store.auth);
-    this.routes = buildRouteTable([...QUERY_ROUTES, ...COSMOS_QUERY_ROUTES, ...(opts.queryRoutes ?? [])]);
+    this.routes = buildRouteTable([...QUERY_ROUTES, ...COSMOS_QUERY_ROUTES, ...IBC_QUERY_ROUTES, ...(opts.queryRoutes ?? [])]);
     this.view = new ChainView(
       {
         runtime: () => this.rt,
@@ -159,7 +167,7 @@ export class EvmApp implements Application {
       version: packageVersion(),
       appVersion: APP_VERSION,
       lastBlockHeight: m?.lastHeight ?? 0,
-      lastBlockAppHash: m !== undefined && m.lastHeight > 0 ? fromHex(m.lastAppHash) : new Uint8Array(0),
+      lastBlockAppHash: m !== undefined && m.lastHeight > 0 ? appHashWithIbc(fromHex(m.lastAppHash), m.lastIbcRoot ? fromHex(m.lastIbcRoot) : new Uint8Array(0)) : new Uint8Array(0),
     };
   }
 
@@ -171,7 +179,7 @@ export class EvmApp implements Application {
         stateAt: (h) => this.view.stateAt(h),
         denom: c.denom,
         bech32Prefix: c.bech32Prefix,
-        cosmos: { auth: this.auth, displayDenom: c.displayDenom, decimals: c.decimals, env: (height) => this.cosmosEnv(c, height, this.nextBaseFee()) },
+        cosmos: { auth: this.auth, displayDenom: c.displayDenom, decimals: c.decimals, env: (height) => this.cosmosEnv(c, height, this.nextBaseFee(), this.ibc.copy()), ibc: () => this.ibc },
       } satisfies QueryContext,
       this.routes,
       req,
@@ -192,6 +200,7 @@ export class EvmApp implements Application {
     this.txCache.cosmosPrefix = config.bech32Prefix;
     this.pending = undefined;
     this.auth.reset();
+    this.ibc = new IbcStore();
     // Account numbers: the genesis accounts in genesis order, then the fee collector module account.
     await this.auth.numberAll([...genesis.alloc.map((a) => a.address.toLowerCase().replace(/^0x/, '')), Buffer.from(FEE_COLLECTOR).toString('hex')]);
     const state = this.rt.state;
@@ -263,7 +272,9 @@ export class EvmApp implements Application {
         throw e;
       }
     });
-    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee));
+    const ibc = this.ibc.copy();
+    const timeNs = BigInt(req.time.seconds) * 1_000_000_000n + BigInt(req.time.nanos);
+    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs));
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();
 
@@ -285,20 +296,23 @@ export class EvmApp implements Application {
       record,
       cometHashes,
       accountWrites,
-      meta: { ...meta, lastHeight: req.height, lastAppHash: hex(stateRoot), lastBlockHash: hex(req.hash), nextBaseFee: next.toString() },
+      ibc,
+      meta: { ...meta, lastHeight: req.height, lastAppHash: hex(stateRoot), lastBlockHash: hex(req.hash), nextBaseFee: next.toString(), ...(ibc.size > 0 ? { lastIbcRoot: hex(ibc.root()) } : {}) },
     };
     const logger = this.opts.logger;
     if (logger?.isLevelEnabled('debug')) {
       logger.debug({ height: req.height, txs: req.txs.length, gasUsed: exec.gasUsed.toString(), ms: performance.now() - started }, 'evm block executed');
     }
-    return { events: blockEvents(exec.bloom, baseFee), txResults: exec.txResults, validatorUpdates: [], appHash: stateRoot };
+    // The app hash is the EVM state root until the IBC store has entries; then it commits to both.
+    return { events: blockEvents(exec.bloom, baseFee), txResults: exec.txResults, validatorUpdates: [], appHash: appHashWithIbc(stateRoot, ibc.root()) };
   }
 
   async commit(): Promise<ResponseCommit> {
     const p = this.pending;
     if (p === undefined) return { retainHeight: 0 };
     await this.auth.numberAll([...p.accountWrites.keys()].sort());
-    await this.writeBatch(p.meta, p.record.stateRoot, p.record);
+    await this.writeBatch(p.meta, p.record.stateRoot, p.record, p.ibc.takeWrites());
+    this.ibc = p.ibc;
     this.pending = undefined;
     this.meta = p.meta;
     this.rt.blockHashes.add(p.record.number, p.record.hash);
@@ -335,15 +349,20 @@ export class EvmApp implements Application {
   /** CheckTx of a Cosmos tx: the ante checks on the committed state; the mempool orders it by sequence. */
   private async checkCosmosTx(d: DecodedCosmosTx, config: AppChainConfig): Promise<ResponseCheckTx> {
     const committed = this.rt.committed;
-    const out = await runCosmosTx(d, this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee()), { getAccount: (a) => committed.getAccount(a), putAccount: async () => undefined }, 'check');
+    const out = await runCosmosTx(d, this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee(), this.ibc), { getAccount: (a) => committed.getAccount(a), putAccount: async () => undefined }, 'check');
     if (out.result.code !== 0) return { ...out.result, events: [] };
     const account = await committed.getAccount(d.sender);
     return { ...out.result, sender: d.senderHex, nonce: d.signer.sequence, priority: out.feePerGas, maxFeePerGas: out.feePerGas, senderStateNonce: account?.nonce ?? 0n };
   }
 
   /** What a Cosmos tx needs of the chain (simulate uses it too). */
-  cosmosEnv(config: AppChainConfig, height: number, baseFee: bigint): CosmosChainEnv {
-    return { chainId: config.cometChainId, denom: config.denom, bech32Prefix: config.bech32Prefix, auth: this.auth, minGasPrice: this.minGasPrice(), baseFee, height };
+  cosmosEnv(config: AppChainConfig, height: number, baseFee: bigint, ibc?: IbcStore, timeNs = 0n): CosmosChainEnv {
+    return { chainId: config.cometChainId, denom: config.denom, bech32Prefix: config.bech32Prefix, auth: this.auth, minGasPrice: this.minGasPrice(), baseFee, height, ...(ibc ? { ibc: { store: ibc, timeNs } } : {}) };
+  }
+
+  /** The committed IBC store (read only: the relayer and the routing API read clients, packets and vouchers). */
+  ibcStore(): IbcStore {
+    return this.ibc;
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -376,10 +395,10 @@ export class EvmApp implements Application {
 
   // ---------------------------------------------------------------- internals
 
-  private async writeBatch(meta: AppMeta, stateRoot: Uint8Array, record?: BlockRecord): Promise<void> {
+  private async writeBatch(meta: AppMeta, stateRoot: Uint8Array, record?: BlockRecord, ibcWrites: [string, Uint8Array | undefined][] = []): Promise<void> {
     const ops = this.trieDb.takeReachable(stateRoot);
     try {
-      await this.store.commit(ops, meta, record, this.auth.takeWrites());
+      await this.store.commit(ops, meta, record, this.auth.takeWrites(), ibcWrites);
     } catch (e) {
       this.trieDb.restorePending(ops);
       throw e;

@@ -20,6 +20,7 @@ import { createChainMetrics } from '../node/metrics.js';
 import { startPrometheusServer } from '../node/prometheus-server.js';
 import type { RunningServer } from '../rpc/transport/index.js';
 import type { Timestamp } from '../types/time.js';
+import type { ValidatorSet } from '../types/validator-set.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { BlockStore } from '../store/block-store.js';
 import type { TxIndexer } from '../store/tx-indexer.js';
@@ -48,6 +49,8 @@ export interface AbciChain<App extends Application = Application> {
   readonly app: App;
   /** The stores and mempool (for the composition root: a routing adapter reads txs and blocks there). */
   readonly parts: { mempool: Mempool; blockStore: BlockStore; txIndexer: TxIndexer | undefined };
+  /** The validator set of the next height (the relayer sends it with a header). */
+  validatorSet(): ValidatorSet;
   stop(): Promise<void>;
 }
 
@@ -91,6 +94,7 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
     waitForHeight: (h) => consensus.waitForHeight(h),
     app,
     parts: { mempool, blockStore: stores.blockStore, txIndexer: stores.txIndexer },
+    validatorSet: () => consensus.state.lastValidators ?? consensus.state.validators,
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -28,6 +28,8 @@ export interface HubChainSpec {
   /** Whole HUB tokens per dev account (default 1 000 000). */
   balance?: bigint;
   validators?: number;
+  /** More funded accounts (bech32 with the hub prefix; the network funds its relayer here). */
+  extraAccounts?: { address: string; amount: string }[];
   config?: DeepPartial<NodeConfig>;
   logger?: Logger;
 }
@@ -52,7 +54,7 @@ export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
   const dev = createDevnetGenesis({ chainId, validators: spec.validators ?? 1 });
   const devAddresses = hubDevAddresses(spec.mnemonic ?? DEV_MNEMONIC, spec.accounts ?? 10);
   const amount = ((spec.balance ?? 1_000_000n) * 1_000_000n).toString();
-  const hub: HubGenesisState = { denom: HUB_DENOM, displayDenom: 'HUB', decimals: 6, bech32Prefix: HUB_PREFIX, minGasPrice: '0', accounts: devAddresses.map((address) => ({ address, amount })) };
+  const hub: HubGenesisState = { denom: HUB_DENOM, displayDenom: 'HUB', decimals: 6, bech32Prefix: HUB_PREFIX, minGasPrice: '0', accounts: [...devAddresses.map((address) => ({ address, amount })), ...(spec.extraAccounts ?? [])] };
   const genesis: GenesisDoc = { ...dev.genesis, appState: { hub } };
   const chain = await startInMemoryAppChain({ openApp: (db) => HubApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_HUB_RPC_LADDR, config: spec.config, logger: spec.logger });
   return Object.assign(chain, { kind: 'hub' as const, devAddresses });

@@ -14,6 +14,8 @@ import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './k
 import type { SvmChain, SvmChainSpec } from './svm-chain.js';
 import { startHubChain, type HubChain, type HubChainSpec } from './hub-chain.js';
 import { hubRoutingChain } from './hub-routing.js';
+import { evmRelayChain, hubRelayChain, relayerAddress } from './ibc/ibc-chains.js';
+import { Relayer, type RelayerOptions } from './ibc/relayer.js';
 
 export interface EvmChainSpec extends StartNodeOptions {
   kind: 'evm';
@@ -31,14 +33,29 @@ export interface Network {
   readonly evm: ChainletNode | undefined;
   /** The routing API over the chains that have a routing adapter (at the first EVM chain's `[routing] address`). */
   readonly urls: { routing?: string };
+  /** The IBC relayer between the EVM chain and the hub (a `transfer` channel each side), when both run. */
+  readonly relayer: Relayer | undefined;
   stop(): Promise<void>;
 }
 
-export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Network> {
+/** The relayer's funding at genesis: ample for a devnet's relay txs. */
+const RELAYER_EVM_BALANCE = 10n ** 24n;
+const RELAYER_HUB_BALANCE = 10n ** 15n;
+
+export interface StartNetworkOptions {
+  chains: ChainSpec[];
+  /** IBC between the EVM chain and the hub (default on when both run); `false` starts no relayer. */
+  ibc?: false | RelayerOptions;
+}
+
+export async function startNetwork(opts: StartNetworkOptions): Promise<Network> {
   const ids = new Set<string>();
   const started: NetworkChain[] = [];
   let routing: RoutingApi | undefined;
+  let relayer: Relayer | undefined;
+  const wantsIbc = opts.ibc !== false && opts.chains.some((c) => c.kind === 'evm') && opts.chains.some((c) => c.kind === 'hub');
   const stopAll = async () => {
+    await relayer?.stop();
     await routing?.stop();
     await Promise.all(started.map((c) => c.stop()));
   };
@@ -47,7 +64,8 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
   const routingWanted = firstEvm !== undefined && firstEvm.servers !== false && resolveConfig(firstEvm.home, firstEvm.config).routing.enable;
   const noRouting: DeepPartial<NodeConfig> = { routing: { enable: false } };
   try {
-    for (const spec of opts.chains) {
+    for (const raw of opts.chains) {
+      const spec = wantsIbc ? fundRelayer(raw) : raw;
       const chain: NetworkChain =
         spec.kind === 'evm'
           ? Object.assign(await startNode({ ...spec, config: mergeConfig((spec.config ?? {}) as NodeConfig, noRouting as never) as DeepPartial<NodeConfig> }), { kind: 'evm' as const })
@@ -65,6 +83,11 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
     const others = [...hubs.map(hubRoutingChain), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
+    if (wantsIbc && evms[0] && hubs[0]) {
+      relayer = new Relayer(evmRelayChain(evms[0]), hubRelayChain(hubs[0]), { logger: evms[0].logger.child({ module: 'relayer' }), ...(opts.ibc || {}) });
+      await relayer.open();
+      evms[0].internals.devnet.relayer = relayer;
+    }
     const otherCometChains = hubs.flatMap((hub) => (hub.urls.rpc ? [{ chainId: hub.chainId, rpc: hub.urls.rpc, ws: hub.urls.rpcWs }] : []));
     if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains });
   } catch (err) {
@@ -73,9 +96,21 @@ export async function startNetwork(opts: { chains: ChainSpec[] }): Promise<Netwo
   }
   return {
     urls: routing ? { routing: routing.url } : {},
+    relayer,
     chains: started,
     chain: (chainId) => started.find((c) => c.chainId === chainId),
     evm: started.find((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm'),
     stop: stopAll,
   };
+}
+
+/** The relayer's account in a devnet genesis (a custom genesis must fund it itself: docs/network.md). */
+function fundRelayer(spec: ChainSpec): ChainSpec {
+  if (spec.kind === 'evm') {
+    if (spec.genesis || spec.home) return spec;
+    const extraAlloc = { ...(spec.devnet?.extraAlloc ?? {}), [relayerAddress('eth_secp256k1')]: { balance: RELAYER_EVM_BALANCE.toString() } };
+    return { ...spec, devnet: { ...spec.devnet, extraAlloc } };
+  }
+  if (spec.kind === 'hub') return { ...spec, extraAccounts: [...(spec.extraAccounts ?? []), { address: relayerAddress('secp256k1', 'hub'), amount: RELAYER_HUB_BALANCE.toString() }] };
+  return spec;
 }

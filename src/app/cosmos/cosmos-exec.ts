@@ -16,8 +16,12 @@ import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { createHash } from 'node:crypto';
 import type { AbciEvent, ExecTxResult } from '../../abci/types.js';
 import { toBech32 } from '../../crypto/bech32.js';
+import { MultiDenomBank, storedBalance } from '../../ibc/bank.js';
+import { runIbcMsg } from '../../ibc/handler.js';
+import type { IbcStore } from '../../ibc/ibc-store.js';
+import { hostKeys } from '../../ibc/keys.js';
 import type { AuthRegistry } from './auth-registry.js';
-import { coinsText, verifyCosmosSignature, type BankMsg, type Coin, type DecodedCosmosTx } from './cosmos-tx.js';
+import { coinsText, verifyCosmosSignature, type CosmosMsg, type Coin, type DecodedCosmosTx } from './cosmos-tx.js';
 import { CosmosTxError, SdkCode } from './sdk-errors.js';
 
 /** The SDK's default gas costs (x/auth params and the KV store gas config). */
@@ -54,6 +58,8 @@ export interface CosmosChainEnv {
   baseFee: bigint;
   /** The height the tx executes at (timeout height). */
   height: number;
+  /** The IBC module, on a chain that has one: its store (vouchers, clients, channels, packets) and the block time. */
+  ibc?: { store: IbcStore; timeNs: bigint };
 }
 
 export type CosmosMode = 'check' | 'deliver' | 'simulate';
@@ -76,7 +82,8 @@ export interface CosmosOutcome {
 
 const EMPTY = new Uint8Array(0);
 
-export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, state: CosmosState & Partial<Checkpointing>, mode: CosmosMode): Promise<CosmosOutcome> {
+export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accounts: CosmosState & Partial<Checkpointing>, mode: CosmosMode): Promise<CosmosOutcome> {
+  const state = withIbcCache(accounts, env.ibc?.store);
   const gasLimit = d.fee.gasLimit;
   const meter = new GasMeter(mode === 'simulate' ? undefined : gasLimit);
   const events: AbciEvent[] = [];
@@ -101,6 +108,8 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, state
     if (gasLimit === 0n && mode !== 'simulate') throw new CosmosTxError(SdkCode.InvalidGasLimit, 'must provide positive gas: invalid gas limit');
     if ([...d.body.memo].length > MAX_MEMO_CHARACTERS) throw new CosmosTxError(SdkCode.MemoTooLarge, `maximum number of characters is ${MAX_MEMO_CHARACTERS} but received ${[...d.body.memo].length} characters: memo too large`);
     if (d.body.timeoutHeight > 0n && BigInt(env.height) > d.body.timeoutHeight) throw new CosmosTxError(SdkCode.TxTimeoutHeight, `block height: ${env.height}, timeout height: ${d.body.timeoutHeight}: tx timeout height`);
+    const unrouted = env.ibc ? undefined : d.msgs.find((m) => m.type === 'ibc');
+    if (unrouted) throw new CosmosTxError(SdkCode.TxDecode, `unable to resolve type URL ${unrouted.typeUrl}: IBC is not enabled on chain ${env.chainId}: tx parse error`);
     if (d.fee.payer !== '' || d.fee.granter !== '') throw new CosmosTxError(SdkCode.InvalidRequest, 'fee payers and fee grants are not supported on this chain: invalid request');
     if (mode !== 'simulate') checkFee(d, env, feeAmount, gasLimit);
     meter.consume(GAS.txSizePerByte * BigInt(d.bytes.length), 'txSize');
@@ -173,9 +182,24 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, state
   try {
     for (let i = 0; i < d.msgs.length; i++) {
       const m = d.msgs[i]!;
-      const msgEvents: AbciEvent[] = [ev('message', ['action', m.typeUrl], ['sender', bech(firstSigner(m))], ['module', 'bank'])];
+      // IBC messages: their events carry the module, so the message event names none (as baseapp does).
+      const msgEvents: AbciEvent[] = [m.type === 'ibc' ? ev('message', ['action', m.typeUrl], ['sender', bech(m.signer)]) : ev('message', ['action', m.typeUrl], ['sender', bech(firstSigner(m))], ['module', 'bank'])];
       try {
-        if (m.type === 'send') {
+        if (m.type === 'ibc') {
+          const ibc = env.ibc!;
+          const out = await runIbcMsg(m.msg, {
+            store: ibc.store,
+            bank: new MultiDenomBank(ibc.store, nativeBalances(state, env.denom), env.denom, env.bech32Prefix),
+            chainId: env.chainId,
+            bech32Prefix: env.bech32Prefix,
+            height: env.height,
+            timeNs: ibc.timeNs,
+            gas: (n, what) => meter.consume(n, what),
+            cache: { checkpoint: async () => state.checkpoint?.(), commit: async () => state.commit?.(), revert: async () => state.revert?.() },
+          });
+          msgEvents.push(...out.events);
+          responses.push(out.response);
+        } else if (m.type === 'send') {
           await move(state, env, meter, m.from, m.amount, [{ to: m.to, coins: m.amount }], msgEvents, bech);
           responses.push({ typeUrl: '/cosmos.bank.v1beta1.MsgSendResponse', value: MsgSendResponse.encode({}).finish() });
         } else {
@@ -233,15 +257,26 @@ async function move(
   const fromAddr = new Address(Uint8Array.from(from));
   meter.consume(GAS.readFlat + GAS.readPerByte * BALANCE_BYTES, 'ReadFlat');
   const sender = await state.getAccount(fromAddr);
+  const store = env.ibc?.store;
+  // Other denoms (IBC vouchers) live in the IBC store's bank keys; without one, nobody holds any.
+  const other = (a: Uint8Array, denom: string) => (store ? storedBalance(store, a, denom) : 0n);
+  const setOther = (a: Uint8Array, denom: string, v: bigint) => {
+    const k = hostKeys.balance(Buffer.from(a).toString('hex'), denom);
+    if (v === 0n) store!.delete(k);
+    else store!.set(k, v.toString());
+  };
   let spend = 0n;
+  const spent = new Map<string, bigint>();
   for (const c of total) {
-    const have = c.denom === env.denom ? (sender?.balance ?? 0n) : 0n;
-    const need = c.denom === env.denom ? c.amount + spend : c.amount;
+    const have = c.denom === env.denom ? (sender?.balance ?? 0n) : other(from, c.denom);
+    const need = c.amount + (c.denom === env.denom ? spend : (spent.get(c.denom) ?? 0n));
     if (have < need) throw new CosmosTxError(SdkCode.InsufficientFunds, `spendable balance ${have}${c.denom} is smaller than ${c.amount}${c.denom}: insufficient funds`);
     if (c.denom === env.denom) spend += c.amount;
+    else spent.set(c.denom, need);
   }
   meter.consume(GAS.writeFlat + GAS.writePerByte * BALANCE_BYTES, 'WriteFlat');
   await state.putAccount(fromAddr, withBalance(sender, (sender?.balance ?? 0n) - spend));
+  for (const [denom, v] of spent) setOther(from, denom, other(from, denom) - v);
   events.push(ev('coin_spent', ['spender', bech(from)], ['amount', coinsText(total)]));
   for (const o of outputs) {
     if (Buffer.compare(Buffer.from(o.to), FEE_COLLECTOR) === 0) throw new CosmosTxError(SdkCode.Unauthorized, `${bech(o.to)} is not allowed to receive funds: unauthorized`);
@@ -250,13 +285,46 @@ async function move(
     const recipient = await state.getAccount(toAddr);
     const add = o.coins.filter((c) => c.denom === env.denom).reduce((a, c) => a + c.amount, 0n);
     await state.putAccount(toAddr, withBalance(recipient, (recipient?.balance ?? 0n) + add));
+    for (const c of o.coins) if (c.denom !== env.denom) setOther(o.to, c.denom, other(o.to, c.denom) + c.amount);
     events.push(ev('coin_received', ['receiver', bech(o.to)], ['amount', coinsText(o.coins)]));
     events.push(outputs.length === 1 ? ev('transfer', ['recipient', bech(o.to)], ['sender', bech(from)], ['amount', coinsText(o.coins)]) : ev('transfer', ['recipient', bech(o.to)], ['amount', coinsText(o.coins)]));
   }
 }
 
-function firstSigner(m: BankMsg): Uint8Array {
-  return m.type === 'send' ? m.from : m.inputs[0]!.address;
+function firstSigner(m: CosmosMsg): Uint8Array {
+  return m.type === 'ibc' ? m.signer : m.type === 'send' ? m.from : m.inputs[0]!.address;
+}
+
+/** The accounts and the IBC store checkpointed together, as one SDK cache context. */
+function withIbcCache(state: CosmosState & Partial<Checkpointing>, store: IbcStore | undefined): CosmosState & Partial<Checkpointing> {
+  if (!store) return state;
+  return {
+    getAccount: (a) => state.getAccount(a),
+    putAccount: (a, acc) => state.putAccount(a, acc),
+    checkpoint: async () => {
+      await state.checkpoint?.();
+      store.checkpoint();
+    },
+    commit: async () => {
+      await state.commit?.();
+      store.commit();
+    },
+    revert: async () => {
+      await state.revert?.();
+      store.revert();
+    },
+  };
+}
+
+/** The native denom's balances are the accounts' balances. */
+function nativeBalances(state: CosmosState, _denom: string) {
+  return {
+    getBalance: async (a: Uint8Array) => (await state.getAccount(new Address(Uint8Array.from(a))))?.balance ?? 0n,
+    setBalance: async (a: Uint8Array, amount: bigint) => {
+      const addr = new Address(Uint8Array.from(a));
+      await state.putAccount(addr, withBalance(await state.getAccount(addr), amount));
+    },
+  };
 }
 
 function withBalance(a: Account | undefined, balance: bigint): Account {

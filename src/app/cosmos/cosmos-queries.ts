@@ -53,6 +53,8 @@ import type { AuthEntry, AuthRegistry } from './auth-registry.js';
 import { GAS, MAX_MEMO_CHARACTERS, runCosmosTx, type CosmosChainEnv } from './cosmos-exec.js';
 import { decodeCosmosTx, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from './cosmos-tx.js';
 import { CosmosTxError } from './sdk-errors.js';
+import { storedBalance, storedBalances } from '../../ibc/bank.js';
+import type { IbcStore } from '../../ibc/ibc-store.js';
 
 /** What the Cosmos queries need beyond the EVM query context. */
 export interface CosmosQueryContext {
@@ -61,6 +63,8 @@ export interface CosmosQueryContext {
   decimals: number;
   /** The chain env a simulated tx runs in at `height`. */
   env(height: number): CosmosChainEnv;
+  /** The committed IBC store: vouchers' balances and the IBC queries (latest height). */
+  ibc?: () => IbcStore;
 }
 
 type Ctx = QueryContext & { cosmos?: CosmosQueryContext };
@@ -98,6 +102,21 @@ function parseAddress(ctx: Ctx, text: string): Uint8Array {
 }
 
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** A denom's balance: the native one from the accounts, others (IBC vouchers) from the IBC store. */
+async function denomBalance(ctx: Ctx, state: QueryState, address: Uint8Array, denom: string): Promise<bigint> {
+  if (denom === ctx.denom) return balanceOf(state, address);
+  const ibc = ctx.cosmos?.ibc?.();
+  return ibc ? storedBalance(ibc, address, denom) : 0n;
+}
+
+/** Every balance of an address in denom order, as x/bank lists them. */
+async function allCoins(ctx: Ctx, state: QueryState, address: Uint8Array): Promise<{ denom: string; amount: string }[]> {
+  const native = await balanceOf(state, address);
+  const ibc = ctx.cosmos?.ibc?.();
+  const coins = [...(native > 0n ? [{ denom: ctx.denom, amount: native }] : []), ...(ibc ? storedBalances(ibc, address) : [])];
+  return coins.sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0)).map((c) => ({ denom: c.denom, amount: c.amount.toString() }));
+}
 
 async function balanceOf(state: QueryState, address: Uint8Array): Promise<bigint> {
   return (await state.getAccount(new Address(Uint8Array.from(address))))?.balance ?? 0n;
@@ -194,26 +213,24 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     const req = decodeReq(QueryBalanceRequest, data);
     const address = parseAddress(ctx, req.address);
     if (req.denom === '') throw invalidArgument('invalid denom');
-    const amount = req.denom === ctx.denom ? await balanceOf(state, address) : 0n;
+    const amount = await denomBalance(ctx, state, address, req.denom);
     return QueryBalanceResponse.encode({ balance: { denom: req.denom, amount: amount.toString() } }).finish();
   }),
   route('/cosmos.bank.v1beta1.Query/AllBalances', async (ctx, state, data) => {
     const req = decodeReq(QueryAllBalancesRequest, data);
-    const amount = await balanceOf(state, parseAddress(ctx, req.address));
-    const p = page(amount > 0n ? [{ denom: ctx.denom, amount: amount.toString() }] : [], req.pagination);
+    const p = page(await allCoins(ctx, state, parseAddress(ctx, req.address)), req.pagination);
     return QueryAllBalancesResponse.encode({ balances: p.items, pagination: { nextKey: p.nextKey, total: p.total } }).finish();
   }),
   route('/cosmos.bank.v1beta1.Query/SpendableBalances', async (ctx, state, data) => {
     const req = decodeReq(QuerySpendableBalancesRequest, data);
-    const amount = await balanceOf(state, parseAddress(ctx, req.address));
-    const p = page(amount > 0n ? [{ denom: ctx.denom, amount: amount.toString() }] : [], req.pagination);
+    const p = page(await allCoins(ctx, state, parseAddress(ctx, req.address)), req.pagination);
     return QuerySpendableBalancesResponse.encode({ balances: p.items, pagination: { nextKey: p.nextKey, total: p.total } }).finish();
   }),
   route('/cosmos.bank.v1beta1.Query/SpendableBalanceByDenom', async (ctx, state, data) => {
     const req = decodeReq(QuerySpendableBalanceByDenomRequest, data);
     const address = parseAddress(ctx, req.address);
     if (req.denom === '') throw invalidArgument('invalid denom');
-    const amount = req.denom === ctx.denom ? await balanceOf(state, address) : 0n;
+    const amount = await denomBalance(ctx, state, address, req.denom);
     return QuerySpendableBalanceByDenomResponse.encode({ balance: { denom: req.denom, amount: amount.toString() } }).finish();
   }),
   route('/cosmos.bank.v1beta1.Query/TotalSupply', async (ctx, state) => {

@@ -20,6 +20,7 @@ import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { fromBech32 } from '../../crypto/bech32.js';
 import { keccak256 } from '../../crypto/keccak.js';
+import { decodeIbcMsg, ibcSigner, isIbcTypeUrl, type IbcMsg } from '../../ibc/msgs.js';
 import type { PubKeyType } from './auth-registry.js';
 import { CosmosTxError, SdkCode } from './sdk-errors.js';
 
@@ -45,6 +46,17 @@ export type BankMsg =
   | { type: 'send'; typeUrl: typeof MSG_SEND_URL; from: Uint8Array; fromText: string; to: Uint8Array; toText: string; amount: Coin[] }
   | { type: 'multi-send'; typeUrl: typeof MSG_MULTI_SEND_URL; inputs: { address: Uint8Array; text: string; coins: Coin[] }[]; outputs: { address: Uint8Array; text: string; coins: Coin[] }[] };
 
+/** An IBC message (src/ibc): a user's MsgTransfer or a relayer's client, handshake and packet messages. */
+export interface IbcTxMsg {
+  type: 'ibc';
+  typeUrl: string;
+  signer: Uint8Array;
+  signerText: string;
+  msg: IbcMsg;
+}
+
+export type CosmosMsg = BankMsg | IbcTxMsg;
+
 export interface CosmosSigner {
   pubKeyType: PubKeyType;
   pubKeyUrl: string;
@@ -65,7 +77,7 @@ export interface DecodedCosmosTx {
   readonly raw: TxRaw;
   readonly body: TxBody;
   readonly authInfo: AuthInfo;
-  readonly msgs: BankMsg[];
+  readonly msgs: CosmosMsg[];
   readonly signer: CosmosSigner;
   readonly fee: { coins: Coin[]; gasLimit: bigint; payer: string; granter: string };
   /** Lower-case 0x of the signer address (the mempool's sender key, shared with its EVM txs). */
@@ -151,6 +163,7 @@ export function verifyCosmosSignature(d: DecodedCosmosTx, chainId: string, accou
   if (d.signer.mode === SignMode.SIGN_MODE_DIRECT) {
     signBytes = SignDoc.encode({ bodyBytes: d.raw.bodyBytes, authInfoBytes: d.raw.authInfoBytes, chainId, accountNumber }).finish();
   } else if (d.signer.mode === SignMode.SIGN_MODE_LEGACY_AMINO_JSON) {
+    if (d.msgs.some((m) => m.type === 'ibc')) return 'SIGN_MODE_LEGACY_AMINO_JSON is not supported for IBC messages on this chain: sign them with SIGN_MODE_DIRECT';
     signBytes = aminoSignBytes(d, chainId, accountNumber);
   } else {
     return `sign mode ${d.signer.mode} is not supported (SIGN_MODE_DIRECT and SIGN_MODE_LEGACY_AMINO_JSON are)`;
@@ -166,7 +179,7 @@ export function verifyCosmosSignature(d: DecodedCosmosTx, chainId: string, accou
 /** The legacy Amino JSON StdSignDoc, keys sorted, `&<>` escaped as the SDK and cosmjs write it. */
 export function aminoSignBytes(d: DecodedCosmosTx, chainId: string, accountNumber: bigint): Uint8Array {
   const coins = (cs: Coin[]) => cs.map((c) => ({ amount: c.amount.toString(), denom: c.denom }));
-  const msgs = d.msgs.map((m) =>
+  const msgs = (d.msgs as BankMsg[]).map((m) =>
     m.type === 'send'
       ? { type: 'cosmos-sdk/MsgSend', value: { amount: coins(m.amount), from_address: m.fromText, to_address: m.toText } }
       : { type: 'cosmos-sdk/MsgMultiSend', value: { inputs: m.inputs.map((i) => ({ address: i.text, coins: coins(i.coins) })), outputs: m.outputs.map((o) => ({ address: o.text, coins: coins(o.coins) })) } },
@@ -189,8 +202,13 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
-function decodeMsg(typeUrl: string, value: Uint8Array, index: number, prefix: string): BankMsg {
+function decodeMsg(typeUrl: string, value: Uint8Array, index: number, prefix: string): CosmosMsg {
   try {
+    if (isIbcTypeUrl(typeUrl)) {
+      const msg = decodeIbcMsg(typeUrl, value)!;
+      const signerText = ibcSigner(msg);
+      return { type: 'ibc', typeUrl, signer: parseAddress(signerText, prefix, 'signer'), signerText, msg };
+    }
     if (typeUrl === MSG_SEND_URL) {
       const m = MsgSend.decode(value);
       const amount = m.amount.map((c) => parseCoin(c.denom, c.amount, 'amount'));

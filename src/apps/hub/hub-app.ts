@@ -40,10 +40,13 @@ import { HeightNotAvailableError } from '../../app/errors.js';
 import { buildRouteTable, routeQuery, type QueryContext } from '../../app/query-routes.js';
 import { fromBech32 } from '../../crypto/bech32.js';
 import { txHash } from '../../types/txs.js';
+import { appHashWithIbc, IbcStore } from '../../ibc/ibc-store.js';
+import { IBC_QUERY_ROUTES } from '../../ibc/queries.js';
 import { HubAccounts, type AccountMap } from './hub-accounts.js';
 
 type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 type TextSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, string>;
+type BytesSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, Uint8Array>;
 
 export interface HubConfig {
   chainId: string;
@@ -72,21 +75,29 @@ const EMPTY = new Uint8Array(0);
 export class HubApp implements Application {
   private meta: Meta | undefined;
   private committed = new HubAccounts();
-  private pending: { accounts: HubAccounts; meta: Meta } | undefined;
+  private pending: { accounts: HubAccounts; ibc: IbcStore; meta: Meta } | undefined;
+  /** The IBC module's committed store (clients, channels, packets, vouchers). */
+  private ibc = new IbcStore();
   readonly auth: AuthRegistry;
-  private readonly routes = buildRouteTable(COSMOS_QUERY_ROUTES);
+  private readonly routes = buildRouteTable([...COSMOS_QUERY_ROUTES, ...IBC_QUERY_ROUTES]);
 
   private constructor(
     private readonly accountsDb: TextSublevel,
     private readonly metaDb: TextSublevel,
     authDb: TextSublevel,
+    private readonly ibcDb: BytesSublevel,
   ) {
     this.auth = new AuthRegistry(authDb);
   }
 
   static async open(db: Db): Promise<HubApp> {
     const text = { keyEncoding: 'utf8', valueEncoding: 'utf8' } as const;
-    const app = new HubApp(db.sublevel<string, string>('accounts', text) as TextSublevel, db.sublevel<string, string>('meta', text) as TextSublevel, db.sublevel<string, string>('auth', text) as TextSublevel);
+    const app = new HubApp(
+      db.sublevel<string, string>('accounts', text) as TextSublevel,
+      db.sublevel<string, string>('meta', text) as TextSublevel,
+      db.sublevel<string, string>('auth', text) as TextSublevel,
+      db.sublevel<string, Uint8Array>('ibc', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as BytesSublevel,
+    );
     const m = await app.metaDb.get('hub');
     if (m !== undefined) {
       app.meta = JSON.parse(m) as Meta;
@@ -96,12 +107,25 @@ export class HubApp implements Application {
         map.set(k, { balance: BigInt(e.b), sequence: BigInt(e.s) });
       }
       app.committed = new HubAccounts(map);
+      const ibc = new Map<string, Uint8Array>();
+      for await (const [k, v] of app.ibcDb.iterator()) ibc.set(k, v);
+      app.ibc = new IbcStore(ibc);
     }
     return app;
   }
 
   get config(): HubConfig | undefined {
     return this.meta?.config;
+  }
+
+  /** The committed IBC store (read only: the relayer and the routing API read clients, packets and vouchers). */
+  ibcStore(): IbcStore {
+    return this.ibc;
+  }
+
+  /** The committed sequence of a 20-byte address. */
+  sequence(address: Uint8Array): bigint {
+    return this.committed.entries().get(Buffer.from(address).toString('hex'))?.sequence ?? 0n;
   }
 
   /** The committed balance of a 20-byte address (routing API, tests). */
@@ -129,6 +153,7 @@ export class HubApp implements Application {
       map.set(Buffer.from(bytes).toString('hex'), { balance: BigInt(a.amount), sequence: 0n });
     }
     this.committed = new HubAccounts(map);
+    this.ibc = new IbcStore();
     this.auth.reset();
     await this.auth.numberAll([...map.keys(), Buffer.from(FEE_COLLECTOR).toString('hex')]);
     const appHash = this.committed.appHash();
@@ -145,7 +170,7 @@ export class HubApp implements Application {
     } catch (e) {
       return rejected(e);
     }
-    const out = await runCosmosTx(d, this.env(meta.height + 1), this.committed, 'check');
+    const out = await runCosmosTx(d, this.env(meta.height + 1, this.ibc), this.committed, 'check');
     if (out.result.code !== CodeTypeOK) return { ...out.result, events: [] };
     const acct = await this.committed.getAccount(d.sender);
     return { ...out.result, sender: d.senderHex, nonce: d.signer.sequence, priority: out.feePerGas, maxFeePerGas: out.feePerGas, senderStateNonce: acct?.nonce ?? 0n };
@@ -176,16 +201,18 @@ export class HubApp implements Application {
   async finalizeBlock(req: RequestFinalizeBlock): Promise<ResponseFinalizeBlock> {
     const meta = this.requireMeta();
     const working = this.committed.copy();
+    const ibc = this.ibc.copy();
+    const timeNs = BigInt(req.time.seconds) * 1_000_000_000n + BigInt(req.time.nanos);
     const txResults: ExecTxResult[] = [];
     for (const t of req.txs) {
       try {
-        txResults.push((await runCosmosTx(this.decode(t), this.env(req.height), working, 'deliver')).result);
+        txResults.push((await runCosmosTx(this.decode(t), this.env(req.height, ibc, timeNs), working, 'deliver')).result);
       } catch (e) {
         txResults.push(rejected(e));
       }
     }
-    const appHash = working.appHash();
-    this.pending = { accounts: working, meta: { ...meta, height: req.height, appHash: Buffer.from(appHash).toString('hex') } };
+    const appHash = appHashWithIbc(working.appHash(), ibc.root());
+    this.pending = { accounts: working, ibc, meta: { ...meta, height: req.height, appHash: Buffer.from(appHash).toString('hex') } };
     return { events: [], txResults, validatorUpdates: [], appHash };
   }
 
@@ -199,9 +226,10 @@ export class HubApp implements Application {
     }).map(([k]) => k);
     await this.auth.numberAll(changed.sort());
     this.committed = p.accounts;
+    this.ibc = p.ibc;
     this.meta = p.meta;
     this.pending = undefined;
-    await this.persist(this.committed, changed);
+    await this.persist(this.committed, changed, p.ibc.takeWrites());
     return { retainHeight: 0 };
   }
 
@@ -216,7 +244,7 @@ export class HubApp implements Application {
       },
       denom: c?.denom ?? '',
       bech32Prefix: c?.bech32Prefix ?? '',
-      cosmos: { auth: this.auth, displayDenom: c?.displayDenom ?? '', decimals: c?.decimals ?? 6, env: (h) => this.env(h) },
+      cosmos: { auth: this.auth, displayDenom: c?.displayDenom ?? '', decimals: c?.decimals ?? 6, env: (h) => this.env(h, this.ibc.copy()), ibc: () => this.ibc },
     };
     return routeQuery(ctx, this.routes, req);
   }
@@ -228,9 +256,9 @@ export class HubApp implements Application {
     return decodeCosmosTx(bytes, hash, Buffer.from(hash).toString('hex').toUpperCase(), this.requireMeta().config.bech32Prefix);
   }
 
-  private env(height: number): CosmosChainEnv {
+  private env(height: number, ibc: IbcStore, timeNs = 0n): CosmosChainEnv {
     const c = this.requireMeta().config;
-    return { chainId: c.chainId, denom: c.denom, bech32Prefix: c.bech32Prefix, auth: this.auth, minGasPrice: BigInt(c.minGasPrice), baseFee: 0n, height };
+    return { chainId: c.chainId, denom: c.denom, bech32Prefix: c.bech32Prefix, auth: this.auth, minGasPrice: BigInt(c.minGasPrice), baseFee: 0n, height, ibc: { store: ibc, timeNs } };
   }
 
   private requireMeta(): Meta {
@@ -238,7 +266,7 @@ export class HubApp implements Application {
     return this.meta;
   }
 
-  private async persist(accounts: HubAccounts, changed: string[]): Promise<void> {
+  private async persist(accounts: HubAccounts, changed: string[], ibcWrites: [string, Uint8Array | undefined][] = []): Promise<void> {
     const e = accounts.entries();
     const batch = this.accountsDb.batch();
     for (const k of changed) {
@@ -247,6 +275,12 @@ export class HubApp implements Application {
       else batch.del(k);
     }
     await batch.write();
+    const ibcBatch = this.ibcDb.batch();
+    for (const [k, v] of ibcWrites) {
+      if (v === undefined) ibcBatch.del(k);
+      else ibcBatch.put(k, v);
+    }
+    await ibcBatch.write();
     for (const w of this.auth.takeWrites()) await this.auth.sublevel.put(w.key, w.value);
     await this.metaDb.put('hub', JSON.stringify(this.meta));
   }

@@ -12,6 +12,7 @@
  *   mempool     dropTransaction, dropAllTransactions
  *   state       dumpState / loadState (the whole db; blocks, receipts and logs included)
  */
+import type { RelayerControl } from '../../rpc/eth/namespaces/services.js';
 import type { Address } from '@ethereumjs/util';
 import type { AppMeta } from '../../app/app-store.js';
 import type { ChainState } from '../../types/chain-state.js';
@@ -264,6 +265,9 @@ export class DevnetControl {
     });
     this.notify('reset');
   }
+
+  /** The network's IBC relayer (src/network/ibc), set by the network once its channel is open. */
+  relayer: RelayerControl | undefined = undefined;
 
   /** Takes validator `index` (genesis order) offline or back: a class watches 3 of 4 keep going and 2 of 4 halt. */
   setValidatorOnline(index: number, online: boolean): void {

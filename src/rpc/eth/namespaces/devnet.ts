@@ -13,9 +13,14 @@ import { bigLike, guarded, intervalOf, mineArgOf, uintLike, type MineArg } from 
 import { servicesOf } from './services.js';
 import { anvilMetadata, anvilNodeInfo, hardhatMetadata, reset } from './devnet-metadata.js';
 import { anyOf, stringOf } from '../params.js';
-import { InvalidParamsError } from '../errors.js';
+import { InvalidParamsError, ServerError } from '../errors.js';
 
 const dev = (env: EthEnv) => servicesOf(env).devnet;
+const relayerOf = (env: EthEnv) => {
+  const r = dev(env).relayer;
+  if (!r) throw new ServerError('this node has no IBC relayer: start a network with a hub chain (chainlet start --chains evm,hub)');
+  return r;
+};
 
 const address = required('address', 'Address', addressOf());
 const count = optional('blocks', 'Uint', uintLike);
@@ -217,6 +222,17 @@ export const DEVNET_ROUTES = [
     }),
     doc: 'Takes an in-process validator (genesis order) offline (`false`) or back (`true`); devnet only. Answers `true`.',
   }),
+  route('chainlet_pauseRelayer', { params: [], handler: guarded(async (env: EthEnv) => (relayerOf(env).pause(), relayerOf(env).status())), doc: 'Stops the network’s IBC relayer (sent packets stay pending; timeouts can pass). Answers its status.' }),
+  route('chainlet_resumeRelayer', { params: [], handler: guarded(async (env: EthEnv) => (relayerOf(env).resume(), relayerOf(env).status())), doc: 'Relays again, starting with the backlog. Answers its status.' }),
+  route('chainlet_flushRelayer', {
+    params: [],
+    handler: guarded(async (env: EthEnv) => {
+      await relayerOf(env).flush();
+      return relayerOf(env).status();
+    }),
+    doc: 'Relays everything pending now (also when paused) and answers when done, with the status.',
+  }),
+  route('chainlet_relayerStatus', { params: [], handler: guarded(async (env: EthEnv) => relayerOf(env).status()), doc: 'The relayer’s paths (chains, clients, connections, channels), whether it is paused, and the packets it has in flight.' }),
   route('anvil_nodeInfo', { params: [], handler: anvilNodeInfo, doc: 'Current block, hardfork, tx order, base fee, chain id, gas limit and price, fork config (all null).' }),
   route('hardhat_reset', { params: [optional('options', 'ResetOptions', anyOf)], handler: hardhat(reset), doc: 'Back to the starting chain (genesis, dev accounts, first block); empty mempool, no snapshots. A fork answers an error.' }),
   route('anvil_reset', { params: [optional('options', 'Forking', anyOf)], handler: anvil(reset), doc: 'As `hardhat_reset`; answers `null`.' }),

@@ -69,6 +69,16 @@ export interface DevnetService {
   loadState(dump: Uint8Array): Promise<void>;
   /** Takes an in-process validator (genesis order) offline or back (the explorer's switch). */
   setValidatorOnline(index: number, online: boolean): void;
+  /** The network's IBC relayer, when the network has one (set by the network after start). */
+  relayer: RelayerControl | undefined;
+}
+
+/** What the devnet methods may do with the network's in-process IBC relayer. */
+export interface RelayerControl {
+  pause(): void;
+  resume(): void;
+  flush(): Promise<void>;
+  status(): unknown;
 }
 
 /** Password-protected accounts (personal_*); errors extend service-errors.ts KeystoreError. */

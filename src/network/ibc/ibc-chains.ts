@@ -1,0 +1,67 @@
+/**
+ * The relayer's view of the network's chains: a RelayChain adapter for the hub chain and for the
+ * EVM chain's Cosmos face (its relayer key is eth_secp256k1, so its address is an EVM account).
+ */
+import { toBech32 } from '../../crypto/bech32.js';
+import type { ChainletNode } from '../../node/node.js';
+import type { BlockStore } from '../../store/block-store.js';
+import type { ValidatorSet } from '../../types/validator-set.js';
+import type { HubChain } from '../hub-chain.js';
+import { relayerKey } from './relayer-key.js';
+import type { RelayChain } from './relayer.js';
+
+function signedHeaderOf(blockStore: BlockStore, validators: () => ValidatorSet): RelayChain['signedHeader'] {
+  return async (height) => {
+    const meta = await blockStore.loadBlockMeta(height);
+    const commit = (await blockStore.loadSeenCommit(height)) ?? (await blockStore.loadBlockCommit(height));
+    return meta && commit ? { header: meta.header, commit, validators: validators() } : undefined;
+  };
+}
+
+export function hubRelayChain(hub: HubChain): RelayChain {
+  const c = hub.app.config!;
+  return {
+    chainId: hub.chainId,
+    bech32Prefix: c.bech32Prefix,
+    feeDenom: c.denom,
+    key: relayerKey('secp256k1'),
+    gasPrice: () => BigInt(c.minGasPrice),
+    ibcStore: () => hub.app.ibcStore(),
+    accountNumber: async (a) => (await hub.app.auth.get(Buffer.from(a).toString('hex'), true))!.accountNumber,
+    accountSequence: async (a) => hub.app.sequence(a),
+    broadcastTx: (tx) => hub.broadcastTx(tx),
+    subscribe: (q, s) => hub.subscribe(q, s),
+    height: () => hub.height,
+    signedHeader: signedHeaderOf(hub.parts.blockStore, () => hub.validatorSet()),
+  };
+}
+
+export function evmRelayChain(node: ChainletNode): RelayChain {
+  const { app, blockStore, consensus } = node.internals;
+  const view = app.evm;
+  return {
+    chainId: node.chainId,
+    bech32Prefix: view.bech32Prefix,
+    feeDenom: view.denom,
+    key: relayerKey('eth_secp256k1'),
+    // Twice the next base fee: a relayer tx stays valid while the base fee rises for a few blocks.
+    gasPrice: () => {
+      const base = view.nextBaseFee();
+      const min = view.minGasPrice();
+      return 2n * (base > min ? base : min);
+    },
+    ibcStore: () => app.ibcStore(),
+    accountNumber: async (a) => (await app.auth.get(Buffer.from(a).toString('hex'), true))!.accountNumber,
+    accountSequence: async () => 0n, // a fresh genesis account; a mismatch is corrected from CheckTx's answer
+    broadcastTx: (tx) => node.broadcastTx(tx),
+    subscribe: (q, s) => node.subscribe(q, s),
+    height: () => node.height,
+    signedHeader: signedHeaderOf(blockStore, () => consensus.state.lastValidators ?? consensus.state.validators),
+  };
+}
+
+/** The relayer's funded address on a chain, as the genesis lists it. */
+export function relayerAddress(type: 'secp256k1' | 'eth_secp256k1', prefix?: string): string {
+  const k = relayerKey(type);
+  return type === 'eth_secp256k1' ? `0x${Buffer.from(k.address).toString('hex')}` : toBech32(prefix!, k.address);
+}

@@ -1,0 +1,62 @@
+/**
+ * The in-process relayer's key and the Cosmos txs it signs (SIGN_MODE_DIRECT, one signer): a
+ * secp256k1 key on a Cosmos chain, the same key as eth_secp256k1 on the EVM chain's Cosmos face
+ * (its address is then the key's Ethereum address), as Hermes signs for Cosmos EVM chains.
+ */
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { PubKey as Secp256k1PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
+import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
+import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { addressOfKey, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from '../../app/cosmos/cosmos-tx.js';
+import { keccak256 } from '../../crypto/keccak.js';
+
+interface Secp256k1Addon {
+  ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
+  publicKeyCreate(privateKey: Uint8Array, compressed?: boolean): Uint8Array;
+}
+const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1Addon;
+
+/** The devnet relayer's private key: sha256("chainlet-relayer") (documented in docs/network.md; funded at genesis). */
+export const RELAYER_PRIVATE_KEY: Uint8Array = createHash('sha256').update('chainlet-relayer').digest();
+
+export type RelayerKeyType = 'secp256k1' | 'eth_secp256k1';
+
+export interface RelayerKey {
+  type: RelayerKeyType;
+  privateKey: Uint8Array;
+  publicKey: Uint8Array;
+  /** 20 bytes, by the key type's rule. */
+  address: Uint8Array;
+}
+
+export function relayerKey(type: RelayerKeyType, privateKey: Uint8Array = RELAYER_PRIVATE_KEY): RelayerKey {
+  const publicKey = secp.publicKeyCreate(privateKey, true);
+  return { type, privateKey, publicKey, address: addressOfKey(type, publicKey) };
+}
+
+export interface SignTxArgs {
+  key: RelayerKey;
+  chainId: string;
+  accountNumber: bigint;
+  sequence: bigint;
+  msgs: { typeUrl: string; value: Uint8Array }[];
+  gasLimit: bigint;
+  fee: { denom: string; amount: bigint };
+  memo?: string;
+}
+
+export function signRelayTx(a: SignTxArgs): Uint8Array {
+  const bodyBytes = TxBody.encode(TxBody.fromPartial({ messages: a.msgs, memo: a.memo ?? '' })).finish();
+  const pubKey = { typeUrl: a.key.type === 'eth_secp256k1' ? ETH_SECP256K1_PUBKEY_URL : SECP256K1_PUBKEY_URL, value: Secp256k1PubKey.encode({ key: a.key.publicKey }).finish() };
+  const authInfoBytes = AuthInfo.encode(
+    AuthInfo.fromPartial({
+      signerInfos: [{ publicKey: pubKey, modeInfo: { single: { mode: SignMode.SIGN_MODE_DIRECT } }, sequence: a.sequence }],
+      fee: { amount: a.fee.amount > 0n ? [{ denom: a.fee.denom, amount: a.fee.amount.toString() }] : [], gasLimit: a.gasLimit },
+    }),
+  ).finish();
+  const signBytes = SignDoc.encode({ bodyBytes, authInfoBytes, chainId: a.chainId, accountNumber: a.accountNumber }).finish();
+  const digest = a.key.type === 'eth_secp256k1' ? keccak256(signBytes) : createHash('sha256').update(signBytes).digest();
+  const { signature } = secp.ecdsaSign(digest, a.key.privateKey);
+  return TxRaw.encode({ bodyBytes, authInfoBytes, signatures: [signature] }).finish();
+}

@@ -1,0 +1,362 @@
+/**
+ * The network's in-process IBC relayer between two chains, doing what Hermes does for a devnet:
+ *
+ *   open()   create a 07-tendermint client on each chain, the connection handshake
+ *            (Init → Try → Ack → Confirm) and the `transfer` channel handshake, each step a signed
+ *            tx in a block of its chain, each counterparty step after a client update
+ *   relay    after each block (default) or on flush(): packets sent and not received are received
+ *            on the destination (MsgUpdateClient + MsgRecvPacket), acknowledgements written are
+ *            relayed back (MsgAcknowledgement), packets whose timeout passed on the destination are
+ *            timed out on the source (MsgTimeout, refund)
+ *   pause()  stops relaying (a demo of a pending or timed-out transfer); resume() relays the backlog
+ *
+ * Client updates carry the counterparty's real signed header, commit and validator set; the chain
+ * verifies +2/3 of the signatures (src/ibc/light-client.ts). Proofs are empty (docs/network.md).
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { Any } from 'cosmjs-types/google/protobuf/any';
+import { Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
+import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
+import { ClientState as TmClientState } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
+import type { ResponseCheckTx, AbciEvent } from '../../abci/types.js';
+import { toBech32 } from '../../crypto/bech32.js';
+import type { Subscription } from '../../events/subscription.js';
+import type { Header, Commit } from '../../types/block.js';
+import type { ValidatorSet } from '../../types/validator-set.js';
+import type { IbcStore } from '../../ibc/ibc-store.js';
+import { hostKeys, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
+import { clientStateOf, consensusStateOf, tmHeaderAny, tmHeaderOf } from '../../ibc/light-client.js';
+import { encodeIbcMsg, type IbcMsg } from '../../ibc/msgs.js';
+import { signRelayTx, type RelayerKey } from './relayer-key.js';
+
+/** What the relayer needs of one chain. */
+export interface RelayChain {
+  chainId: string;
+  bech32Prefix: string;
+  feeDenom: string;
+  key: RelayerKey;
+  /** Fee per unit of gas the chain accepts now. */
+  gasPrice(): bigint;
+  ibcStore(): IbcStore;
+  accountNumber(address: Uint8Array): Promise<bigint>;
+  accountSequence(address: Uint8Array): Promise<bigint>;
+  broadcastTx(tx: Uint8Array): Promise<ResponseCheckTx>;
+  subscribe(query: string, subscriber?: string): Subscription;
+  height(): number;
+  /** The header and commit of a committed height, and the validator set that signed it. */
+  signedHeader(height: number): Promise<{ header: Header; commit: Commit; validators: ValidatorSet } | undefined>;
+}
+
+export interface RelayerOptions {
+  /** 'block': relay after every block of either chain (default); 'manual': only on flush(). */
+  mode?: 'block' | 'manual';
+  logger?: Logger;
+  /** Gas limit of a relayer tx (default 2 000 000). */
+  gasLimit?: bigint;
+}
+
+interface End {
+  chain: RelayChain;
+  clientId: string;
+  connectionId: string;
+  channelId: string;
+  sequence: bigint;
+  accountNumber: bigint;
+}
+
+interface TrackedPacket {
+  packet: Packet;
+  /** The ack the destination wrote, once seen. */
+  ack?: Uint8Array;
+}
+
+export interface RelayerStatus {
+  paused: boolean;
+  mode: 'block' | 'manual';
+  paths: { chainA: string; chainB: string; channelA: string; channelB: string; connectionA: string; connectionB: string; clientA: string; clientB: string }[];
+  pending: { fromChainId: string; sequence: string; stage: 'receive' | 'acknowledge' | 'timeout' }[];
+}
+
+const height = (h: number): Height => ({ revisionNumber: 0n, revisionHeight: BigInt(h) });
+
+export class Relayer {
+  private a!: End;
+  private b!: End;
+  private readonly subs: Subscription[] = [];
+  /** Packets by `<source chain id>/<sequence>` (one channel per chain pair). */
+  private readonly packets = new Map<string, TrackedPacket & { from: 'a' | 'b' }>();
+  private running: Promise<void> = Promise.resolve();
+  private again = false;
+  private scheduled = false;
+  private stopped = false;
+  private _paused = false;
+  readonly mode: 'block' | 'manual';
+  private readonly gasLimit: bigint;
+
+  constructor(
+    private readonly chainA: RelayChain,
+    private readonly chainB: RelayChain,
+    private readonly opts: RelayerOptions = {},
+  ) {
+    this.mode = opts.mode ?? 'block';
+    this.gasLimit = opts.gasLimit ?? 2_000_000n;
+  }
+
+  get paused(): boolean {
+    return this._paused;
+  }
+
+  /** Clients, connection and the transfer channel; then relaying starts. */
+  async open(): Promise<void> {
+    const A = this.chainA;
+    const B = this.chainB;
+    this.a = { chain: A, clientId: '', connectionId: '', channelId: '', sequence: await A.accountSequence(A.key.address), accountNumber: await A.accountNumber(A.key.address) };
+    this.b = { chain: B, clientId: '', connectionId: '', channelId: '', sequence: await B.accountSequence(B.key.address), accountNumber: await B.accountNumber(B.key.address) };
+    // Clients of each other, from each chain's latest signed header.
+    for (const [self, other] of [[this.a, this.b], [this.b, this.a]] as const) {
+      const sh = await this.latestSigned(other.chain);
+      const events = await this.submit(self, [{ kind: 'createClient', m: { clientState: clientStateOf(other.chain.chainId, BigInt(sh.header.height)), consensusState: consensusStateOf(sh.header), signer: this.signer(self) } }]);
+      self.clientId = attr(events, 'create_client', 'client_id');
+    }
+    const conn = await this.submit(this.a, [{ kind: 'connOpenInit', m: { clientId: this.a.clientId, counterparty: { clientId: this.b.clientId, connectionId: '', prefix: { keyPrefix: new TextEncoder().encode('ibc') } }, version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }, delayPeriod: 0n, signer: this.signer(this.a) } }]);
+    this.a.connectionId = attr(conn, 'connection_open_init', 'connection_id');
+    const tryEv = await this.withUpdate(this.b, this.a, (proofHeight) => [
+      { kind: 'connOpenTry', m: { clientId: this.b.clientId, previousConnectionId: '', counterparty: { clientId: this.a.clientId, connectionId: this.a.connectionId, prefix: { keyPrefix: new TextEncoder().encode('ibc') } }, delayPeriod: 0n, counterpartyVersions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }], proofHeight, proofInit: new Uint8Array(0), proofClient: new Uint8Array(0), proofConsensus: new Uint8Array(0), consensusHeight: height(0), signer: this.signer(this.b), hostConsensusStateProof: new Uint8Array(0) } },
+    ]);
+    this.b.connectionId = attr(tryEv, 'connection_open_try', 'connection_id');
+    await this.withUpdate(this.a, this.b, (proofHeight) => [
+      { kind: 'connOpenAck', m: { connectionId: this.a.connectionId, counterpartyConnectionId: this.b.connectionId, version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }, proofHeight, proofTry: new Uint8Array(0), proofClient: new Uint8Array(0), proofConsensus: new Uint8Array(0), consensusHeight: height(0), signer: this.signer(this.a), hostConsensusStateProof: new Uint8Array(0) } },
+    ]);
+    await this.withUpdate(this.b, this.a, (proofHeight) => [{ kind: 'connOpenConfirm', m: { connectionId: this.b.connectionId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } }]);
+    // The transfer channel.
+    const chanInit = await this.submit(this.a, [{ kind: 'chanOpenInit', m: { portId: TRANSFER_PORT, channel: { state: ChanState.STATE_INIT, ordering: Order.ORDER_UNORDERED, counterparty: { portId: TRANSFER_PORT, channelId: '' }, connectionHops: [this.a.connectionId], version: ICS20_VERSION }, signer: this.signer(this.a) } }]);
+    this.a.channelId = attr(chanInit, 'channel_open_init', 'channel_id');
+    const chanTry = await this.withUpdate(this.b, this.a, (proofHeight) => [
+      { kind: 'chanOpenTry', m: { portId: TRANSFER_PORT, previousChannelId: '', channel: { state: ChanState.STATE_TRYOPEN, ordering: Order.ORDER_UNORDERED, counterparty: { portId: TRANSFER_PORT, channelId: this.a.channelId }, connectionHops: [this.b.connectionId], version: ICS20_VERSION }, counterpartyVersion: ICS20_VERSION, proofInit: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } },
+    ]);
+    this.b.channelId = attr(chanTry, 'channel_open_try', 'channel_id');
+    await this.withUpdate(this.a, this.b, (proofHeight) => [{ kind: 'chanOpenAck', m: { portId: TRANSFER_PORT, channelId: this.a.channelId, counterpartyChannelId: this.b.channelId, counterpartyVersion: ICS20_VERSION, proofTry: new Uint8Array(0), proofHeight, signer: this.signer(this.a) } }]);
+    await this.withUpdate(this.b, this.a, (proofHeight) => [{ kind: 'chanOpenConfirm', m: { portId: TRANSFER_PORT, channelId: this.b.channelId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } }]);
+    this.opts.logger?.info({ a: A.chainId, b: B.chainId, channelA: this.a.channelId, channelB: this.b.channelId }, 'ibc channel open');
+
+    // Follow both chains: packets sent, acknowledgements written, new blocks.
+    for (const [end, side] of [[this.a, 'a'], [this.b, 'b']] as const) {
+      const tx = end.chain.subscribe(`tm.event = 'Tx'`, `relayer-tx-${end.chain.chainId}`);
+      tx.setListener((m) => {
+        if (m.data.type === 'Tx') this.observe(side, m.data.value.txResult.result.events);
+      });
+      const blocks = end.chain.subscribe(`tm.event = 'NewBlock'`, `relayer-block-${end.chain.chainId}`);
+      blocks.setListener(() => {
+        if (this.mode === 'block') this.schedule();
+      });
+      this.subs.push(tx, blocks);
+    }
+  }
+
+  status(): RelayerStatus {
+    const pending: RelayerStatus['pending'] = [];
+    for (const t of this.packets.values()) {
+      const src = t.from === 'a' ? this.a : this.b;
+      pending.push({ fromChainId: src.chain.chainId, sequence: t.packet.sequence.toString(), stage: t.ack ? 'acknowledge' : this.timedOut(t.packet, t.from === 'a' ? this.b : this.a) ? 'timeout' : 'receive' });
+    }
+    return {
+      paused: this._paused,
+      mode: this.mode,
+      paths: this.a ? [{ chainA: this.a.chain.chainId, chainB: this.b.chain.chainId, channelA: this.a.channelId, channelB: this.b.channelId, connectionA: this.a.connectionId, connectionB: this.b.connectionId, clientA: this.a.clientId, clientB: this.b.clientId }] : [],
+      pending,
+    };
+  }
+
+  pause(): void {
+    this._paused = true;
+  }
+
+  resume(): void {
+    this._paused = false;
+    this.schedule();
+  }
+
+  /** Relays everything pending now (even when paused or in manual mode) and resolves when done. */
+  flush(): Promise<void> {
+    this.running = this.running.then(() => this.relayOnce(true));
+    return this.running;
+  }
+
+  /** Resolves when the relayer has nothing in flight (tests, demos). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const r = this.running;
+      await r;
+      if (r === this.running && !this.scheduled) return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const s of this.subs) s.cancel('relayer stopped');
+    await this.running.catch(() => undefined);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private schedule(): void {
+    if (this._paused || this.stopped || this.scheduled) return;
+    this.scheduled = true;
+    // After the block's events are all delivered.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.running = this.running.then(() => this.relayOnce(false)).catch((err: unknown) => this.opts.logger?.error({ err }, 'relay failed'));
+    });
+  }
+
+  private observe(side: 'a' | 'b', events: AbciEvent[]): void {
+    const end = side === 'a' ? this.a : this.b;
+    for (const e of events) {
+      const get = (k: string) => e.attributes.find((x) => x.key === k)?.value ?? '';
+      if (e.type === 'send_packet' && get('packet_src_channel') === end.channelId) {
+        const packet: Packet = {
+          sequence: BigInt(get('packet_sequence')),
+          sourcePort: get('packet_src_port'),
+          sourceChannel: get('packet_src_channel'),
+          destinationPort: get('packet_dst_port'),
+          destinationChannel: get('packet_dst_channel'),
+          data: Uint8Array.from(Buffer.from(get('packet_data_hex'), 'hex')),
+          timeoutHeight: parseHeight(get('packet_timeout_height')),
+          timeoutTimestamp: BigInt(get('packet_timeout_timestamp') || '0'),
+        };
+        this.packets.set(`${end.chain.chainId}/${packet.sequence}`, { packet, from: side });
+      } else if (e.type === 'write_acknowledgement' && get('packet_dst_channel') === end.channelId) {
+        const other = side === 'a' ? this.b : this.a;
+        const t = this.packets.get(`${other.chain.chainId}/${get('packet_sequence')}`);
+        if (t) t.ack = Uint8Array.from(Buffer.from(get('packet_ack_hex'), 'hex'));
+      }
+    }
+  }
+
+  private timedOut(p: Packet, dst: End): boolean {
+    const h = BigInt(dst.chain.height());
+    return (p.timeoutHeight.revisionHeight !== 0n && h >= p.timeoutHeight.revisionHeight) || (p.timeoutTimestamp !== 0n && this.latestTimeNs(dst) >= p.timeoutTimestamp);
+  }
+
+  private latestTime = new Map<string, bigint>();
+
+  private latestTimeNs(end: End): bigint {
+    return this.latestTime.get(end.chain.chainId) ?? 0n;
+  }
+
+  private async relayOnce(force: boolean): Promise<void> {
+    if (this.stopped || !this.a || (this._paused && !force)) return;
+    for (const end of [this.a, this.b]) {
+      const sh = await end.chain.signedHeader(end.chain.height());
+      if (sh) this.latestTime.set(end.chain.chainId, BigInt(sh.header.time.seconds) * 1_000_000_000n + BigInt(sh.header.time.nanos));
+    }
+    for (const [src, dst, from] of [[this.a, this.b, 'a'], [this.b, this.a, 'b']] as const) {
+      const toDst: IbcMsg[] = [];
+      const toSrc: IbcMsg[] = [];
+      for (const [key, t] of this.packets) {
+        if (t.from !== from) continue;
+        const p = t.packet;
+        const committed = src.chain.ibcStore().has(hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence));
+        if (!committed) {
+          this.packets.delete(key); // acknowledged or timed out
+          continue;
+        }
+        if (t.ack) {
+          toSrc.push({ kind: 'acknowledgement', m: { packet: p, acknowledgement: t.ack, proofAcked: new Uint8Array(0), proofHeight: height(0), signer: this.signer(src) } });
+          continue;
+        }
+        const received = dst.chain.ibcStore().has(hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence));
+        if (received) continue; // its ack event comes with the receiving block
+        if (this.timedOut(p, dst)) {
+          toSrc.push({ kind: 'timeout', m: { packet: p, proofUnreceived: new Uint8Array(0), proofHeight: height(0), nextSequenceRecv: 0n, signer: this.signer(src) } });
+        } else if (!this.willTimeOut(p, dst)) {
+          toDst.push({ kind: 'recvPacket', m: { packet: p, proofCommitment: new Uint8Array(0), proofHeight: height(0), signer: this.signer(dst) } });
+        }
+      }
+      if (toDst.length > 0) await this.withUpdate(dst, src, (h) => toDst.map((m) => withProofHeight(m, h)));
+      if (toSrc.length > 0) await this.withUpdate(src, dst, (h) => toSrc.map((m) => withProofHeight(m, h)));
+    }
+  }
+
+  /** The destination's next block would be past the timeout: a receive would fail; wait to time it out. */
+  private willTimeOut(p: Packet, dst: End): boolean {
+    return p.timeoutHeight.revisionHeight !== 0n && BigInt(dst.chain.height()) + 1n >= p.timeoutHeight.revisionHeight;
+  }
+
+  /** A tx on `self`: an update of its client of `other` to other's latest header, then the messages. */
+  private async withUpdate(self: End, other: End, msgs: (proofHeight: Height) => IbcMsg[]): Promise<AbciEvent[]> {
+    const cs = TmClientState.decode(Any.decode(self.chain.ibcStore().get(hostKeys.clientState(self.clientId))!).value);
+    const trusted = Number(cs.latestHeight.revisionHeight);
+    const latest = other.chain.height();
+    const update: IbcMsg[] = [];
+    let proofHeight = cs.latestHeight;
+    if (latest > trusted) {
+      const target = await other.chain.signedHeader(latest);
+      const base = await other.chain.signedHeader(trusted);
+      if (!target || !base) throw new Error(`relayer: no signed header of ${other.chain.chainId} at ${latest} or ${trusted}`);
+      const header = tmHeaderOf({ header: target.header, commit: target.commit, validators: target.validators, trustedHeight: cs.latestHeight, trustedValidators: base.validators });
+      update.push({ kind: 'updateClient', m: { clientId: self.clientId, clientMessage: tmHeaderAny(header), signer: this.signer(self) } });
+      proofHeight = { revisionNumber: cs.latestHeight.revisionNumber, revisionHeight: BigInt(latest) };
+    }
+    return this.submit(self, [...update, ...msgs(proofHeight)]);
+  }
+
+  private signer(end: End): string {
+    return toBech32(end.chain.bech32Prefix, end.chain.key.address);
+  }
+
+  private async latestSigned(chain: RelayChain) {
+    const sh = await chain.signedHeader(chain.height());
+    if (!sh) throw new Error(`relayer: chain ${chain.chainId} has no signed block yet`);
+    return sh;
+  }
+
+  /** Signs, broadcasts and waits for the tx's block; resolves with its events, throws on a failed tx. */
+  private async submit(end: End, msgs: IbcMsg[]): Promise<AbciEvent[]> {
+    const c = end.chain;
+    for (let attempt = 0; ; attempt++) {
+      const tx = signRelayTx({ key: c.key, chainId: c.chainId, accountNumber: end.accountNumber, sequence: end.sequence, msgs: msgs.map(encodeIbcMsg), gasLimit: this.gasLimit, fee: { denom: c.feeDenom, amount: c.gasPrice() * this.gasLimit }, memo: 'chainlet-relayer' });
+      const hash = Buffer.from(sha256(tx)).toString('hex').toUpperCase();
+      const sub = c.subscribe(`tm.event = 'Tx' AND tx.hash = '${hash}'`, `relayer-wait-${hash}`);
+      try {
+        const check = await c.broadcastTx(tx);
+        if (check.code !== 0) {
+          const m = /expected (\d+), got/.exec(check.log);
+          if (m && attempt === 0) {
+            end.sequence = BigInt(m[1]!);
+            continue;
+          }
+          throw new Error(`relayer tx refused on ${c.chainId}: ${check.log}`);
+        }
+        end.sequence += 1n;
+        const msg = await sub.next();
+        if (!msg || msg.data.type !== 'Tx') throw new Error(`relayer: no result for tx ${hash} on ${c.chainId}`);
+        const r = msg.data.value.txResult.result;
+        if (r.code !== 0) throw new Error(`relayer tx failed on ${c.chainId} (code ${r.code}): ${r.log}`);
+        return r.events;
+      } finally {
+        sub.cancel('done');
+      }
+    }
+  }
+}
+
+function attr(events: AbciEvent[], type: string, key: string): string {
+  const v = events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
+  if (v === undefined) throw new Error(`relayer: no ${type}.${key} in the tx's events`);
+  return v;
+}
+
+function parseHeight(s: string): Height {
+  const [r, h] = s.split('-');
+  return { revisionNumber: BigInt(r ?? '0'), revisionHeight: BigInt(h ?? '0') };
+}
+
+function withProofHeight(m: IbcMsg, h: Height): IbcMsg {
+  return { ...m, m: { ...m.m, proofHeight: h } } as IbcMsg;
+}
+
+function sha256(b: Uint8Array): Uint8Array {
+  return createHash('sha256').update(b).digest();
+}
