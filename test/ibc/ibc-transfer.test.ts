@@ -4,7 +4,7 @@
  * on the destination (a voucher `ibc/…` minted) and acknowledges back; the voucher goes home
  * (burnt, unescrowed); a timeout and an error acknowledgement refund the sender.
  */
-import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, QueryClient, setupIbcExtension, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,17 @@ async function hubSigner() {
   return { client, from: from!.address };
 }
 
+async function evmSigner() {
+  const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: evmPrefix });
+  const [from] = await wallet.getAccounts();
+  const denom = network.evm!.internals.app.evm.denom;
+  const client = await SigningStargateClient.connectWithSigner(evmRpc, wallet, { gasPrice: GasPrice.fromString(`2000000000${denom}`), broadcastPollIntervalMs: 50 });
+  return { client, from: from!.address, denom };
+}
+
+const fee = (denom: string) => ({ amount: [{ denom, amount: (2_000_000_000n * 400_000n).toString() }], gas: '400000' });
+const inTenMinutes = () => Math.floor(Date.now() / 1000) + 600;
+
 describe('IBC between the EVM chain and the hub', () => {
   it('opens clients, a connection and channel-0 on both chains at start', async () => {
     for (const rpc of [evmRpc, hub.urls.rpc!]) {
@@ -75,6 +86,79 @@ describe('IBC between the EVM chain and the hub', () => {
     expect((await q.ibc.channel.allPacketCommitments('transfer', 'channel-0')).commitments).toEqual([]);
     const trace = QueryClient.withExtensions(await Comet38Client.connect(evmRpc), setupIbcExtension);
     expect((await trace.ibc.transfer.denomTrace(voucherOnEvm)).denom).toEqual({ base: 'uhub', trace: [{ portId: 'transfer', channelId: 'channel-0' }] });
+    evm.disconnect();
+    client.disconnect();
+  });
+
+  it('sends the voucher home from the EVM chain (eth_secp256k1 key): burnt there, unescrowed on the hub', async () => {
+    const hubSide = await hubSigner();
+    const { client, from, denom } = await evmSigner();
+    const r1 = await hubSide.client.sendIbcTokens(hubSide.from, from, { denom: 'uhub', amount: '5000' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+    expect(r1.code).toBe(0);
+    await network.relayer!.idle();
+    expect((await client.getBalance(from, voucherOnEvm)).amount).toBe('5000');
+    const hubBefore = BigInt((await hubSide.client.getBalance(hub.devAddresses[3]!, 'uhub')).amount);
+    const r2 = await client.sendIbcTokens(from, hub.devAddresses[3]!, { denom: voucherOnEvm, amount: '2000' }, 'transfer', 'channel-0', undefined, inTenMinutes(), fee(denom));
+    expect(r2.code).toBe(0);
+    expect(r2.events.map((e) => e.type)).toEqual(expect.arrayContaining(['burn', 'send_packet', 'ibc_transfer']));
+    await network.relayer!.idle();
+    expect((await client.getBalance(from, voucherOnEvm)).amount).toBe('3000');
+    expect(BigInt((await hubSide.client.getBalance(hub.devAddresses[3]!, 'uhub')).amount)).toBe(hubBefore + 2000n);
+    client.disconnect();
+    hubSide.client.disconnect();
+  });
+
+  it("sends the EVM chain's native denom to the hub: escrowed on the EVM chain, a voucher on the hub", async () => {
+    const { client, from, denom } = await evmSigner();
+    const to = hub.devAddresses[4]!;
+    const r = await client.sendIbcTokens(from, to, { denom, amount: '1000000000000000000' }, 'transfer', 'channel-0', undefined, inTenMinutes(), fee(denom));
+    expect(r.code).toBe(0);
+    await network.relayer!.idle();
+    const voucher = `ibc/${denomHashHex(`transfer/channel-0/${denom}`)}`;
+    const h = await StargateClient.connect(hub.urls.rpc!);
+    expect(await h.getBalance(to, voucher)).toEqual({ denom: voucher, amount: '1000000000000000000' });
+    expect((await client.getBalance(toBech32(evmPrefix, escrowAddress('transfer', 'channel-0')), denom)).amount).toBe('1000000000000000000');
+    h.disconnect();
+    client.disconnect();
+  });
+
+  it('times out a packet the relayer did not deliver in time and refunds the sender', async () => {
+    const { client, from } = await hubSigner();
+    const receiver = toBech32(evmPrefix, Buffer.from(network.evm!.accounts[2]!.address.slice(2), 'hex'));
+    network.relayer!.pause();
+    const before = BigInt((await client.getBalance(from, 'uhub')).amount);
+    const timeoutHeight = { revisionNumber: 9000n, revisionHeight: BigInt(network.evm!.height + 2) };
+    const r = await client.sendIbcTokens(from, receiver, { denom: 'uhub', amount: '777' }, 'transfer', 'channel-0', timeoutHeight, undefined, { amount: [], gas: '300000' });
+    expect(r.code).toBe(0);
+    expect(BigInt((await client.getBalance(from, 'uhub')).amount)).toBe(before - 777n);
+    expect(network.relayer!.status().pending).toEqual([{ fromChainId: hub.chainId, sequence: expect.any(String), stage: 'receive' }]);
+    await network.evm!.mine(3);
+    network.relayer!.resume();
+    await network.relayer!.idle();
+    expect(BigInt((await client.getBalance(from, 'uhub')).amount)).toBe(before);
+    const evm = await StargateClient.connect(evmRpc);
+    expect((await evm.getBalance(receiver, voucherOnEvm)).amount).toBe('0');
+    const timeouts = await client.searchTx(`timeout_packet.packet_src_channel='channel-0'`);
+    expect(timeouts.length).toBeGreaterThan(0);
+    expect(network.relayer!.status().pending).toEqual([]);
+    evm.disconnect();
+    client.disconnect();
+  });
+
+  it('refunds on an error acknowledgement (a receiver the EVM chain cannot decode)', async () => {
+    const { client, from } = await hubSigner();
+    const before = BigInt((await client.getBalance(from, 'uhub')).amount);
+    const r = await client.sendIbcTokens(from, 'not-an-address', { denom: 'uhub', amount: '4242' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+    expect(r.code).toBe(0);
+    await network.relayer!.idle();
+    expect(BigInt((await client.getBalance(from, 'uhub')).amount)).toBe(before);
+    const evm = await StargateClient.connect(evmRpc);
+    const recv = await evm.searchTx(`write_acknowledgement.packet_src_channel='channel-0'`);
+    const last = recv.at(-1)!;
+    const ack = last.events.find((e) => e.type === 'write_acknowledgement')!.attributes.find((a) => a.key === 'packet_ack_hex')!.value;
+    expect(Buffer.from(ack, 'hex').toString()).toBe('{"error":"ABCI code: 5: error handling packet: see events for details"}');
+    const fungible = last.events.find((e) => e.type === 'fungible_token_packet')!.attributes;
+    expect(fungible.find((a) => a.key === 'success')?.value).toBe('false');
     evm.disconnect();
     client.disconnect();
   });

@@ -189,6 +189,8 @@ export class Relayer {
       const r = this.running;
       await r;
       if (r === this.running && !this.scheduled) return;
+      // A relay is scheduled for the next turn of the event loop: let it start.
+      if (this.scheduled) await new Promise((res) => setImmediate(res));
     }
   }
 
@@ -330,6 +332,7 @@ export class Relayer {
           throw new Error(`relayer tx refused on ${c.chainId}: ${check.log}`);
         }
         end.sequence += 1n;
+        this.opts.logger?.debug({ chainId: c.chainId, hash, msgs: msgs.map((m) => m.kind) }, 'relay tx sent');
         const msg = await sub.next();
         if (!msg || msg.data.type !== 'Tx') throw new Error(`relayer: no result for tx ${hash} on ${c.chainId}`);
         const r = msg.data.value.txResult.result;
