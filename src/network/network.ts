@@ -14,7 +14,8 @@ import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './k
 import type { SvmChain, SvmChainSpec } from './svm-chain.js';
 import { startHubChain, type HubChain, type HubChainSpec } from './hub-chain.js';
 import { hubRoutingChain } from './hub-routing.js';
-import { evmRelayChain, hubRelayChain, relayerAddress } from './ibc/ibc-chains.js';
+import { evmRelayChain, hubRelayChain, indexedChain, relayerAddress } from './ibc/ibc-chains.js';
+import { PacketIndex } from './ibc/packet-index.js';
 import { Relayer, type RelayerOptions } from './ibc/relayer.js';
 
 export interface EvmChainSpec extends StartNodeOptions {
@@ -53,9 +54,11 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
   const started: NetworkChain[] = [];
   let routing: RoutingApi | undefined;
   let relayer: Relayer | undefined;
+  let packets: PacketIndex | undefined;
   const wantsIbc = opts.ibc !== false && opts.chains.some((c) => c.kind === 'evm') && opts.chains.some((c) => c.kind === 'hub');
   const stopAll = async () => {
     await relayer?.stop();
+    packets?.stop();
     await routing?.stop();
     await Promise.all(started.map((c) => c.stop()));
   };
@@ -87,9 +90,14 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
       relayer = new Relayer(evmRelayChain(evms[0]), hubRelayChain(hubs[0]), { logger: evms[0].logger.child({ module: 'relayer' }), ...(opts.ibc || {}) });
       await relayer.open();
       evms[0].internals.devnet.relayer = relayer;
+      const evm = evms[0];
+      const hub = hubs[0];
+      packets = new PacketIndex([indexedChain(evm, evm.internals.blockStore), indexedChain(hub, hub.parts.blockStore)], (hash) => `${routing?.url ?? ''}/explorer/tx/${hash}`);
+      const path = relayer.status().paths[0]!;
+      packets.connect({ chainId: path.chainA, port: 'transfer', channel: path.channelA }, { chainId: path.chainB, port: 'transfer', channel: path.channelB });
     }
     const otherCometChains = hubs.flatMap((hub) => (hub.urls.rpc ? [{ chainId: hub.chainId, rpc: hub.urls.rpc, ws: hub.urls.rpcWs }] : []));
-    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains });
+    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains }, packets && ((chainId, hash) => packets!.transfersOf(chainId, hash)));
   } catch (err) {
     await stopAll();
     throw err;

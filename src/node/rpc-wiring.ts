@@ -258,11 +258,11 @@ export function createNamespaceServices(node: ChainletNode): NamespaceServices {
 // ─────────────────────────────── routing API ───────────────────────────────
 
 /** Starts the routing API on `node`'s `[routing] address`, over `chains` (default: the node alone). */
-export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = [], explorer?: RoutingEnv['explorer']): Promise<RoutingApi> {
+export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = [], explorer?: RoutingEnv['explorer'], ibcTransfers?: RoutingEnv['ibcTransfers']): Promise<RoutingApi> {
   const { host, port } = parseRoutingAddress(node.config.routing.address);
   const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
   const env = networkRoutingEnv(node, chains, others);
-  return startRoutingServer(explorer ? { ...env, explorer } : env, { host, port, maxBodyBytes });
+  return startRoutingServer({ ...env, ...(explorer ? { explorer } : {}), ...(ibcTransfers ? { ibcTransfers } : {}) }, { host, port, maxBodyBytes });
 }
 
 /** What the live explorer reads: `node`'s CometBFT RPC (and WebSocket), Ethereum JSON-RPC and mempool. */

@@ -7,6 +7,8 @@ import type { ChainletNode } from '../../node/node.js';
 import type { BlockStore } from '../../store/block-store.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import type { HubChain } from '../hub-chain.js';
+import { formatRfc3339Nano } from '../../types/time.js';
+import type { IndexedChain } from './packet-index.js';
 import { relayerKey } from './relayer-key.js';
 import type { RelayChain } from './relayer.js';
 
@@ -64,4 +66,22 @@ export function evmRelayChain(node: ChainletNode): RelayChain {
 export function relayerAddress(type: 'secp256k1' | 'eth_secp256k1', prefix?: string): string {
   const k = relayerKey(type);
   return type === 'eth_secp256k1' ? `0x${Buffer.from(k.address).toString('hex')}` : toBech32(prefix!, k.address);
+}
+
+/** A chain as the packet index reads it: its tx events and block times. */
+export function indexedChain(c: { chainId: string; height: number; subscribe: RelayChain['subscribe'] }, blockStore: BlockStore): IndexedChain {
+  const timeOf = async (h: number) => (await blockStore.loadBlockMeta(h))?.header.time;
+  return {
+    chainId: c.chainId,
+    subscribe: (q, s) => c.subscribe(q, s),
+    height: () => c.height,
+    blockTime: async (h) => {
+      const t = await timeOf(h);
+      return t && formatRfc3339Nano(t);
+    },
+    latestTimeNs: async () => {
+      const t = await timeOf(c.height);
+      return t ? BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos) : 0n;
+    },
+  };
 }

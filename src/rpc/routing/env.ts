@@ -11,6 +11,7 @@ import type { Erc20Balance } from './erc20-read.js';
 import type { Clock } from './token-bucket.js';
 import type { TxOutcome } from './tx-status.js';
 import type { ChainRecord } from './chains.js';
+import type { PacketLifecycle } from './transfer-status.js';
 
 /** The chain this process hosts, seen as the routing API lists it. */
 export interface HostedChain {
@@ -134,6 +135,8 @@ export interface RoutingEnv {
     /** The network's other CometBFT-style chains (the hub), each with its RPC and WebSocket. */
     otherCometChains?: { chainId: string; rpc: string; ws?: string }[];
   };
+  /** The IBC transfers a committed tx sent, with their packets' progress (a network with IBC). */
+  readonly ibcTransfers?: (chainId: string, cometHash: Uint8Array) => Promise<PacketLifecycle[]>;
   /** Told of every request (the route's path pattern, or "unmatched"): Prometheus metrics. */
   readonly observe?: (route: string, status: number, seconds: number) => void;
 }

@@ -21,6 +21,7 @@ import { json } from './context.js';
 import type { SubmitRequest, TxRef } from './decode.js';
 import { ChainBusyError, InvalidArgumentError, TxInvalidOnChainError, TxNotFoundError, TxRejectedError } from './errors.js';
 import type { StatusError, TxState } from './tx-status.js';
+import { combineTransfers, transferStatusOf, type NextBlockingTransferJson, type TransferAssetReleaseJson, type TransferEventJson, type TransferStatusJson, type TransferTxState } from './transfer-status.js';
 
 export interface TxHashResponse {
   tx_hash: string;
@@ -28,13 +29,13 @@ export interface TxHashResponse {
 }
 
 export interface StatusTxResponse {
-  state: TxState;
+  state: TxState | TransferTxState;
   /** One entry per transfer the tx initiated: none for a single-chain tx. */
-  transfers: never[];
+  transfers: TransferStatusJson[];
   /** Deprecated flat list, kept because the schema requires it. */
-  transfer_sequence: never[];
-  next_blocking_transfer: null;
-  transfer_asset_release: null;
+  transfer_sequence: TransferEventJson[];
+  next_blocking_transfer: NextBlockingTransferJson | null;
+  transfer_asset_release: TransferAssetReleaseJson | null;
   error: StatusError | null;
   /** High-level indicator: STATE_COMPLETED once the tx settled with a result. */
   status: string;
@@ -114,5 +115,15 @@ export async function handleStatus(ctx: RouteContext, req: TxRef): Promise<Reply
     error: s.error,
     status: settled ? 'STATE_COMPLETED' : s.state,
   };
+  // A tx that sent IBC packets is done only when its transfers are (REFERENCE-COSMOS §5.3).
+  if (s.state === 'STATE_COMPLETED_SUCCESS' && ctx.env.ibcTransfers) {
+    const found = await rc.findTx(req.txHash);
+    const lifecycles = found ? await ctx.env.ibcTransfers(rc.chain.cosmosChainId, found.cometHash) : [];
+    if (lifecycles.length > 0) {
+      const t = combineTransfers(lifecycles.map(transferStatusOf));
+      const done = t.state === 'STATE_COMPLETED_SUCCESS' || t.state === 'STATE_COMPLETED_ERROR';
+      Object.assign(body, { state: t.state, transfers: t.transfers, transfer_sequence: t.transfer_sequence, next_blocking_transfer: t.next_blocking_transfer, transfer_asset_release: t.transfer_asset_release, error: t.error, status: done ? 'STATE_COMPLETED' : t.state });
+    }
+  }
   return json(body);
 }

@@ -1,0 +1,178 @@
+/**
+ * What the network knows of each IBC packet, read from its chains' tx events as an indexer does:
+ * the tx that sent it, the destination's receive (with an error acknowledgement, if written), the
+ * source's acknowledgement or timeout. `/v2/tx/status` follows a tx's transfers through it.
+ */
+import type { AbciEvent } from '../../abci/types.js';
+import { toHexUpper } from '../../crypto/encoding.js';
+import { sha256 } from '../../crypto/hash.js';
+import type { Subscription } from '../../events/subscription.js';
+import { decodePacketData, denomHashHex, denomPath, parseAck, parseDenomPath } from '../../ibc/keys.js';
+import type { PacketChainTx, PacketLifecycle } from '../../rpc/routing/transfer-status.js';
+
+export interface IndexedChain {
+  chainId: string;
+  subscribe(query: string, subscriber?: string): Subscription;
+  height(): number;
+  /** RFC 3339 time of a committed block. */
+  blockTime(height: number): Promise<string | undefined>;
+  /** The latest block's time, ns since the epoch. */
+  latestTimeNs(): Promise<bigint>;
+}
+
+interface TxAt {
+  chainId: string;
+  txHash: string;
+  height: number;
+}
+
+interface Entry {
+  srcChainId: string;
+  dstChainId: string | undefined;
+  srcPort: string;
+  srcChannel: string;
+  dstPort: string;
+  dstChannel: string;
+  sequence: bigint;
+  data: { denom: string; amount: string; sender: string; receiver: string };
+  timeoutHeight: bigint;
+  timeoutTimestamp: bigint;
+  send: TxAt;
+  receive?: TxAt & { ackError?: string };
+  acknowledge?: TxAt & { ackError?: string };
+  timeout?: TxAt;
+}
+
+const get = (e: AbciEvent, k: string) => e.attributes.find((a) => a.key === k)?.value ?? '';
+
+export class PacketIndex {
+  private readonly bySource = new Map<string, Entry>();
+  /** `<dst chain>/<dst port>/<dst channel>` → the source chain (from the channel ends the relayer opened). */
+  private readonly routes = new Map<string, string>();
+  private readonly byTx = new Map<string, string[]>();
+  private readonly subs: Subscription[] = [];
+  private readonly chains = new Map<string, IndexedChain>();
+
+  constructor(
+    chains: IndexedChain[],
+    private readonly explorerLink: (txHash: string) => string,
+  ) {
+    for (const c of chains) {
+      this.chains.set(c.chainId, c);
+      const sub = c.subscribe(`tm.event = 'Tx'`, `packet-index-${c.chainId}`);
+      sub.setListener((m) => {
+        if (m.data.type !== 'Tx') return;
+        const r = m.data.value.txResult;
+        if (r.result.code !== 0) return;
+        this.observe(c.chainId, { chainId: c.chainId, txHash: toHexUpper(sha256(r.tx)), height: r.height }, r.result.events);
+      });
+      this.subs.push(sub);
+    }
+  }
+
+  /** Tells the index which channel ends face each other (the relayer's paths). */
+  connect(a: { chainId: string; port: string; channel: string }, b: { chainId: string; port: string; channel: string }): void {
+    this.routes.set(`${b.chainId}/${b.port}/${b.channel}`, a.chainId);
+    this.routes.set(`${a.chainId}/${a.port}/${a.channel}`, b.chainId);
+  }
+
+  stop(): void {
+    for (const s of this.subs) s.cancel('packet index stopped');
+  }
+
+  /** The packets a tx sent, in the order it sent them, with what happened to each. */
+  async transfersOf(chainId: string, cometHash: Uint8Array): Promise<PacketLifecycle[]> {
+    const keys = this.byTx.get(`${chainId}/${toHexUpper(cometHash)}`) ?? [];
+    const out: PacketLifecycle[] = [];
+    for (const k of keys) {
+      const e = this.bySource.get(k);
+      if (e) out.push(await this.lifecycle(e));
+    }
+    return out;
+  }
+
+  private observe(chainId: string, at: TxAt, events: AbciEvent[]): void {
+    for (const e of events) {
+      if (e.type === 'send_packet') {
+        const data = decodePacketData(Buffer.from(get(e, 'packet_data_hex'), 'hex'));
+        if (!data) continue;
+        const srcPort = get(e, 'packet_src_port');
+        const srcChannel = get(e, 'packet_src_channel');
+        const sequence = BigInt(get(e, 'packet_sequence'));
+        const key = `${chainId}/${srcPort}/${srcChannel}/${sequence}`;
+        const [, th] = get(e, 'packet_timeout_height').split('-');
+        this.bySource.set(key, {
+          srcChainId: chainId,
+          dstChainId: this.routes.get(`${chainId}/${srcPort}/${srcChannel}`),
+          srcPort,
+          srcChannel,
+          dstPort: get(e, 'packet_dst_port'),
+          dstChannel: get(e, 'packet_dst_channel'),
+          sequence,
+          data,
+          timeoutHeight: BigInt(th ?? '0'),
+          timeoutTimestamp: BigInt(get(e, 'packet_timeout_timestamp') || '0'),
+          send: at,
+        });
+        const txKey = `${chainId}/${at.txHash}`;
+        this.byTx.set(txKey, [...(this.byTx.get(txKey) ?? []), key]);
+      } else if (e.type === 'write_acknowledgement' || e.type === 'recv_packet') {
+        const src = this.routes.get(`${chainId}/${get(e, 'packet_dst_port')}/${get(e, 'packet_dst_channel')}`);
+        const entry = this.bySource.get(`${src}/${get(e, 'packet_src_port')}/${get(e, 'packet_src_channel')}/${get(e, 'packet_sequence')}`);
+        if (!entry) continue;
+        if (e.type === 'recv_packet') entry.receive = { ...at };
+        else {
+          const ack = parseAck(Buffer.from(get(e, 'packet_ack_hex'), 'hex'));
+          entry.receive = { ...at, ...(ack && !ack.ok ? { ackError: ack.error } : {}) };
+        }
+      } else if (e.type === 'acknowledge_packet' || e.type === 'timeout_packet') {
+        const entry = this.bySource.get(`${chainId}/${get(e, 'packet_src_port')}/${get(e, 'packet_src_channel')}/${get(e, 'packet_sequence')}`);
+        if (!entry) continue;
+        if (e.type === 'timeout_packet') entry.timeout = at;
+        else entry.acknowledge = { ...at, ...(entry.receive?.ackError ? { ackError: entry.receive.ackError } : {}) };
+      }
+    }
+  }
+
+  private async chainTx(at: TxAt): Promise<PacketChainTx> {
+    const time = (await this.chains.get(at.chainId)?.blockTime(at.height)) ?? '';
+    // Skip's examples give second precision: `2023-11-13T02:59:53Z`.
+    return { chainId: at.chainId, txHash: at.txHash, height: at.height, time: time.replace(/\.\d+Z$/, 'Z'), explorerLink: this.explorerLink(at.txHash) };
+  }
+
+  private async lifecycle(e: Entry): Promise<PacketLifecycle> {
+    const dstChainId = e.dstChainId ?? '';
+    const src = parseDenomPath(e.data.denom);
+    const first = src.trace[0];
+    // What the receiver gets: the unescrowed native denom coming home, else a voucher of the longer path.
+    const home = first && first.portId === e.srcPort && first.channelId === e.srcChannel;
+    const dstTrace = home ? { base: src.base, trace: src.trace.slice(1) } : { base: src.base, trace: [{ portId: e.dstPort, channelId: e.dstChannel }, ...src.trace] };
+    const dstDenom = dstTrace.trace.length === 0 ? dstTrace.base : `ibc/${denomHashHex(denomPath(dstTrace))}`;
+    const srcDenom = src.trace.length === 0 ? src.base : `ibc/${denomHashHex(e.data.denom)}`;
+    const dst = this.chains.get(dstChainId);
+    let timeoutElapsed = false;
+    if (dst && !e.receive) {
+      timeoutElapsed = (e.timeoutHeight !== 0n && BigInt(dst.height()) >= e.timeoutHeight) || (e.timeoutTimestamp !== 0n && (await dst.latestTimeNs()) >= e.timeoutTimestamp);
+    }
+    return {
+      srcChainId: e.srcChainId,
+      dstChainId,
+      srcPort: e.srcPort,
+      srcChannel: e.srcChannel,
+      dstPort: e.dstPort,
+      dstChannel: e.dstChannel,
+      sequence: e.sequence,
+      denom: e.data.denom,
+      amount: e.data.amount,
+      sender: e.data.sender,
+      receiver: e.data.receiver,
+      send: await this.chainTx(e.send),
+      ...(e.receive ? { receive: { ...(await this.chainTx(e.receive)), ...(e.receive.ackError ? { ackError: e.receive.ackError } : {}) } } : {}),
+      ...(e.acknowledge ? { acknowledge: { ...(await this.chainTx(e.acknowledge)), ...(e.acknowledge.ackError ? { ackError: e.acknowledge.ackError } : {}) } } : {}),
+      ...(e.timeout ? { timeout: await this.chainTx(e.timeout) } : {}),
+      timeoutElapsed,
+      dstDenom,
+      srcDenom,
+    };
+  }
+}
