@@ -109,3 +109,9 @@ export function storedBalances(store: IbcStore, address: Uint8Array): Coin[] {
 export function ev(type: string, ...attrs: [string, string][]): AbciEvent {
   return { type, attributes: attrs.map(([key, value]) => ({ key, value, index: true })) };
 }
+
+/** A voucher's balance and its origin's base denom; undefined for a hash this chain never received. */
+export function voucherOf(store: IbcStore, address: Uint8Array, denom: string): { amount: bigint; base: string } | undefined {
+  const trace = store.getJson<{ base: string }>(hostKeys.denom(denom.slice(4).toUpperCase()));
+  return trace && { amount: storedBalance(store, address, denom), base: trace.base };
+}

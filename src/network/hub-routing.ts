@@ -10,6 +10,7 @@ import { LOGO_PATH, type ChainRecord } from '../rpc/routing/chains.js';
 import { outcomeOf, type HostedChain, type RoutingChain } from '../rpc/routing/env.js';
 import { DenomBalanceError, InvalidArgumentError } from '../rpc/routing/errors.js';
 import type { HubChain } from './hub-chain.js';
+import { voucherOf } from '../ibc/bank.js';
 
 export function hubRoutingChain(hub: HubChain): RoutingChain {
   const c = hub.app.config!;
@@ -57,6 +58,7 @@ export function hubRoutingChain(hub: HubChain): RoutingChain {
       return { amount: hub.app.balance(holder), decimals: c.decimals, priceKeys: [c.denom, c.displayDenom, denom] };
     },
     nativeBalance: async (holder) => hub.app.balance(holder),
+    voucherBalance: async (holder, denom) => voucherOf(hub.app.ibcStore(), holder, denom),
     async erc20Balance(_contract, _holder, denom) {
       throw new DenomBalanceError(denom, `chain ${hub.chainId} has no ERC20 tokens`);
     },

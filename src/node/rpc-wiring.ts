@@ -7,6 +7,8 @@
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
 import { parseEvmGenesis } from '../app/genesis-state.js';
+import { voucherOf } from '../ibc/bank.js';
+import type { IbcStore } from '../ibc/ibc-store.js';
 import { toHex, toHexUpper } from '../crypto/encoding.js';
 import type { MempoolTx } from '../mempool/types.js';
 import { sha256 } from '../crypto/hash.js';
@@ -327,7 +329,7 @@ export interface EvmRoutingParts {
   evmChainId: number;
   /** The genesis app_state (display denom, decimals). */
   appState: unknown;
-  app: AppConnQuery & { readonly evm: EvmView };
+  app: AppConnQuery & { readonly evm: EvmView; ibcStore?(): IbcStore };
   checkTx(tx: Uint8Array): Promise<ResponseCheckTx>;
   pooledTx(hash: Uint8Array): PooledTx | undefined;
   /** A committed tx by its CometBFT hash; undefined: the chain indexes no txs. */
@@ -386,6 +388,7 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
       return { low, average: (low + high + 1n) / 2n, high };
     },
 
+    ...(app.ibcStore ? { voucherBalance: async (holder: Uint8Array, denom: string) => voucherOf(app.ibcStore!(), holder, denom) } : {}),
     async nativeBalance(address) {
       const res = await app.query({ path: `/evm/balance/0x${toHex(address)}`, data: new Uint8Array(0), height: 0, prove: false });
       if (res.code !== 0 || !res.value) throw new Error(`balance query failed: ${res.log}`);

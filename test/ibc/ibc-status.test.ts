@@ -93,6 +93,11 @@ describe('/v2/tx/status of an IBC transfer', () => {
       expect(done.transfers[0].transfer_sequence[0].ibc_transfer.packet_txs.acknowledge_tx).toMatchObject({ chain_id: hub.chainId });
       expect(done.next_blocking_transfer).toBeNull();
       expect(done.error).toBeNull();
+      // The voucher in /v2/info/balances, with its origin's 6 decimals.
+      const voucher = `ibc/${denomHashHex('transfer/channel-0/uhub')}`;
+      const bal = (await (await fetch(`${url}/v2/info/balances`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chains: { [evm.chainId]: { address: receiver, denoms: [voucher, 'ibc/0000000000000000000000000000000000000000000000000000000000000000'] } } }) })).json()) as any;
+      expect(bal.chains[evm.chainId].denoms[voucher]).toMatchObject({ amount: '31415', decimals: 6, formatted_amount: '0.031415' });
+      expect(bal.chains[evm.chainId].denoms['ibc/0000000000000000000000000000000000000000000000000000000000000000'].error.message).toMatch(/unknown IBC denom/);
     } finally {
       network.relayer!.resume();
     }

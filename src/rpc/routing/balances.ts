@@ -69,6 +69,13 @@ function priced(ctx: RouteContext, amount: bigint, decimals: number, priceKeys: 
 async function denomBalance(ctx: RouteContext, rc: RoutingChain, chainId: string, holder: Uint8Array, denom: string): Promise<DenomBalance> {
   const chain = rc.chain;
   try {
+    if (/^ibc\//i.test(denom) && rc.voucherBalance) {
+      const v = await rc.voucherBalance(holder, `ibc/${denom.slice(4).toUpperCase()}`);
+      if (!v) throw new DenomBalanceError(denom, `unknown IBC denom "${denom}" on chain ${chainId}: no voucher of that hash was ever received`);
+      // A voucher has its origin asset's decimals: the hosted chain whose native denom is its base.
+      const origin = ctx.env.chains.find((c) => c.chain.denom === v.base)?.chain;
+      return priced(ctx, v.amount, origin?.decimals ?? 0, [denom, v.base, ...(origin ? [origin.displayDenom] : [])]);
+    }
     if (rc.balance) {
       const b = await rc.balance(holder, denom);
       return priced(ctx, b.amount, b.decimals, b.priceKeys);

@@ -102,6 +102,8 @@ export interface RoutingChain {
   balance?(holder: Uint8Array, denom: string): Promise<{ amount: bigint; decimals: number; priceKeys: string[] }>;
   submitTx?(tx: Uint8Array): Promise<{ hash: Uint8Array; display: string }>;
   displayHash?(hash: Uint8Array): string;
+  /** An IBC voucher's (`ibc/<hash>`) balance and its base denom, on a chain with IBC. */
+  voucherBalance?(holder: Uint8Array, denom: string): Promise<{ amount: bigint; base: string } | undefined>;
   /** Its records for /v2/info/chains. */
   records(baseUrl: string): ChainRecord[];
   gasPrices(): GasPriceTiers;
