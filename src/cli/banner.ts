@@ -72,6 +72,11 @@ export async function bannerText(node: ChainletNode, opts: BannerOptions = {}): 
       }
     }
   }
+  const path = opts.network?.relayer?.status().paths[0];
+  if (path) {
+    out.push('', 'IBC', '===', `${path.chainA} ${path.channelA} <-> ${path.chainB} ${path.channelB} (port transfer, ${path.connectionA}/${path.connectionB}), relayed after every block`);
+    out.push('  pause / resume: chainlet_pauseRelayer, chainlet_resumeRelayer on the Ethereum JSON-RPC; status: chainlet_relayerStatus');
+  }
   out.push('', `Listening at height ${node.height}. Ctrl-C to stop.`);
   return out.join('\n');
 }

@@ -25,12 +25,11 @@ import { ClientState, ConsensusState, Header as TmHeader } from 'cosmjs-types/ib
 import type { BlockID as BlockIDProto, Commit as CommitProto, Header as HeaderProto } from 'cosmjs-types/tendermint/types/types';
 import type { ValidatorSet as ValidatorSetProto, Validator as ValidatorProto } from 'cosmjs-types/tendermint/types/validator';
 import { BlockIDFlag } from '../abci/types.js';
-import { InvalidVoteError } from '../consensus/errors.js';
-import { VoteSet } from '../consensus/vote-set.js';
-import { addressFromPubKey, ED25519_PUBKEY_LENGTH } from '../crypto/ed25519.js';
+import { addressFromPubKey, ED25519_PUBKEY_LENGTH, ed25519Verify } from '../crypto/ed25519.js';
 import { bytesEqual, toHexUpper } from '../crypto/encoding.js';
 import { SignedMsgType, type BlockID, type Commit, type CommitSig, type Header, type Validator } from '../types/block.js';
 import { headerHash } from '../types/header.js';
+import { voteSignBytes } from '../types/vote.js';
 import type { Timestamp } from '../types/time.js';
 import { ValidatorSet } from '../types/validator-set.js';
 
@@ -297,34 +296,34 @@ export function parseChainIdRevision(chainId: string): bigint {
 const fmtHeight = (h: Height): string => `${h.revisionNumber}-${h.revisionHeight}`;
 
 /**
- * Verifies the COMMIT signatures through VoteSet (the consensus engine's own vote check: index →
- * address, then ed25519 over the canonical precommit sign bytes). Nil and absent signatures carry
- * no power, as VerifyCommitLight ignores them. Returns the verified power and which indices verified.
+ * Verifies the COMMIT signatures as the consensus engine checks a precommit: the validator at the
+ * signature's index must have its address, and ed25519 must verify over the canonical precommit
+ * sign bytes of the counterparty chain. Nil and absent signatures carry no power, as
+ * VerifyCommitLight ignores them. Returns the verified power and which indices verified.
  */
 function tallyCommit(chainId: string, vals: ValidatorSet, commit: Commit): { power: number; verified: boolean[]; bad: string[] } {
-  const votes = new VoteSet(chainId, commit.height, commit.round, SignedMsgType.Precommit, vals);
   const bad: string[] = [];
+  let power = 0;
   const verified = commit.signatures.map((s, i) => {
     if (s.blockIdFlag !== BlockIDFlag.Commit) return false;
-    try {
-      votes.addVote({
-        type: SignedMsgType.Precommit,
-        height: commit.height,
-        round: commit.round,
-        blockId: commit.blockId,
-        timestamp: s.timestamp,
-        validatorAddress: s.validatorAddress,
-        validatorIndex: i,
-        signature: s.signature ?? new Uint8Array(0),
-      });
-      return true;
-    } catch (err) {
-      if (!(err instanceof InvalidVoteError)) throw err;
-      bad.push(`wrong signature (#${i}): ${err.message}`);
+    const val = vals.validators[i];
+    if (!val) {
+      bad.push(`wrong signature (#${i}): no validator at index ${i}`);
       return false;
     }
+    if (!bytesEqual(val.address, s.validatorAddress)) {
+      bad.push(`wrong signature (#${i}): validator address ${toHexUpper(s.validatorAddress)} is not ${toHexUpper(val.address)} at index ${i}`);
+      return false;
+    }
+    const vote = { type: SignedMsgType.Precommit, height: commit.height, round: commit.round, blockId: commit.blockId, timestamp: s.timestamp, validatorAddress: s.validatorAddress, validatorIndex: i, signature: s.signature ?? new Uint8Array(0) };
+    if (!ed25519Verify(val.pubKey, voteSignBytes(chainId, vote), vote.signature)) {
+      bad.push(`wrong signature (#${i}): invalid signature from ${toHexUpper(val.address)}`);
+      return false;
+    }
+    power += val.votingPower;
+    return true;
   });
-  return { power: votes.power(), verified, bad };
+  return { power, verified, bad };
 }
 
 /**

@@ -55,7 +55,9 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
   let routing: RoutingApi | undefined;
   let relayer: Relayer | undefined;
   let packets: PacketIndex | undefined;
-  const wantsIbc = opts.ibc !== false && opts.chains.some((c) => c.kind === 'evm') && opts.chains.some((c) => c.kind === 'hub');
+  // IBC needs the relayer funded in both geneses: the devnet ones are; a home's or a given genesis is the user's (docs/network.md).
+  const devnetEvm = opts.chains.find((c): c is EvmChainSpec => c.kind === 'evm' && !c.home && !c.genesis);
+  const wantsIbc = opts.ibc !== false && devnetEvm !== undefined && opts.chains.some((c) => c.kind === 'hub');
   const stopAll = async () => {
     await relayer?.stop();
     packets?.stop();

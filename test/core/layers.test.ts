@@ -25,6 +25,7 @@ const RANK: Record<string, number> = {
   mempool: 5,
   app: 4,
   apps: 4,
+  ibc: 4,
   svm: 4,
   store: 3,
   abci: 2,

@@ -67,6 +67,15 @@ describe('IBC between the EVM chain and the hub', () => {
     expect(network.relayer?.status().paths[0]).toMatchObject({ channelA: 'channel-0', channelB: 'channel-0' });
   });
 
+  it('pauses and resumes the relayer through the devnet JSON-RPC methods', async () => {
+    const call = async (method: string) => (await (await fetch(network.evm!.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) })).json()) as { result: { paused: boolean; paths: unknown[] } };
+    expect((await call('chainlet_relayerStatus')).result).toMatchObject({ paused: false, mode: 'block', paths: [{ chainA: network.evm!.chainId, chainB: hub.chainId, channelA: 'channel-0', channelB: 'channel-0', clientA: '07-tendermint-0', clientB: '07-tendermint-0' }] });
+    expect((await call('chainlet_pauseRelayer')).result.paused).toBe(true);
+    expect(network.relayer!.paused).toBe(true);
+    expect((await call('chainlet_resumeRelayer')).result.paused).toBe(false);
+    expect((await call('chainlet_flushRelayer')).result.paused).toBe(false);
+  });
+
   it('moves uhub to the EVM chain as a voucher and acknowledges', async () => {
     const { client, from } = await hubSigner();
     const receiverBytes = network.evm!.accounts[1]!.address;
