@@ -1,6 +1,6 @@
 /**
  * The routing API's adapter for the hub chain: a `cosmos` record, balances of its native denom by
- * bech32 address, submit of a Cosmos TxRaw through its mempool, and tx lookups in its tx index.
+ * bech32 address (and IBC vouchers), submit of a Cosmos TxRaw through its mempool, and tx lookups in its tx index.
  */
 import { fromBech32 } from '../crypto/bech32.js';
 import { toHexUpper } from '../crypto/encoding.js';
@@ -33,7 +33,7 @@ export function hubRoutingChain(hub: HubChain): RoutingChain {
           logo_uri: `${baseUrl}${LOGO_PATH}`,
           bech32_prefix: c.bech32Prefix,
           ecosystem_module_support: { authz: false, feegrant: false },
-          // No IBC yet between the chains of the network (issue 14): its capabilities say so.
+          // ICS-20 transfers only: no packet forwarding, IBC hooks or memo-driven actions.
           ibc_capabilities: { ecosystem_pfm: false, ecosystem_ibc_hooks: false, ecosystem_memo: false, ecosystem_autopilot: false },
           fee_assets: [{ denom: c.denom, gas_price: { low: g.low.toString(), average: g.average.toString(), high: g.high.toString() } }],
         },
