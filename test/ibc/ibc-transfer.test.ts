@@ -171,4 +171,28 @@ describe('IBC between the EVM chain and the hub', () => {
     evm.disconnect();
     client.disconnect();
   });
+
+  it("verifies client updates: a header without +2/3 valid signatures is refused, the real one accepted", async () => {
+    const { Any } = await import('cosmjs-types/google/protobuf/any');
+    const { ClientState } = await import('cosmjs-types/ibc/lightclients/tendermint/v1/tendermint');
+    const { tmHeaderAny, tmHeaderOf } = await import('../../src/ibc/light-client.js');
+    const evm = network.evm!;
+    await evm.mine(1);
+    const h = evm.height;
+    const meta = (await evm.internals.blockStore.loadBlockMeta(h))!;
+    const commit = (await evm.internals.blockStore.loadSeenCommit(h))!;
+    const vals = evm.internals.consensus.state.lastValidators ?? evm.internals.consensus.state.validators;
+    const cs = ClientState.decode(Any.decode(hub.app.ibcStore().get('clients/07-tendermint-0/clientState')!).value);
+    const header = (c: typeof commit) => tmHeaderAny(tmHeaderOf({ header: meta.header, commit: c, validators: vals, trustedHeight: cs.latestHeight, trustedValidators: vals }));
+    const forged = { ...commit, signatures: commit.signatures.map((sig) => ({ ...sig, signature: sig.signature && Uint8Array.from(sig.signature, (b, i) => (i === 0 ? b ^ 1 : b)) })) };
+    const { client, from } = await hubSigner();
+    const update = (clientMessage: ReturnType<typeof header>) => client.signAndBroadcast(from, [{ typeUrl: '/ibc.core.client.v1.MsgUpdateClient', value: { clientId: '07-tendermint-0', clientMessage, signer: from } }], { amount: [], gas: '2000000' });
+    const refused = await update(header(forged));
+    expect(refused.code).toBe(21);
+    expect(refused.rawLog).toMatch(/insufficient voting power/);
+    const accepted = await update(header(commit));
+    expect(accepted.code).toBe(0);
+    expect(accepted.events.find((e) => e.type === 'update_client')?.attributes).toEqual(expect.arrayContaining([{ key: 'consensus_heights', value: `${cs.latestHeight.revisionNumber}-${h}` }]));
+    client.disconnect();
+  });
 });
