@@ -3,6 +3,7 @@
  * memory), txs through the eth-hash index, state at any committed height through an independent
  * state manager. Listeners registered with `onBlock` are called by the app after each Commit.
  */
+import type { IbcCallContext } from './evm-view.js';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -30,6 +31,8 @@ export interface ChainCursor {
   nextGasLimit(): bigint;
   minGasPrice(): bigint;
   chainInfo(): { chainId: bigint; denom: string; bech32Prefix: string };
+  /** What the ICS-20 precompile works on in a call or estimate (a throw-away copy of the IBC store). */
+  ibcCall?(): IbcCallContext | undefined;
 }
 
 type BlockListener = (b: EvmBlock, receipts: EvmReceipt[]) => void;
@@ -38,6 +41,10 @@ export class ChainView implements EvmView {
   private readonly listeners = new Set<BlockListener>();
   private readonly blocks = new Map<number, RecordedBlock>();
   coinbaseOverride: Address | undefined;
+
+  ibcCallContext(): IbcCallContext | undefined {
+    return this.cursor.ibcCall?.();
+  }
 
   constructor(
     private readonly cursor: ChainCursor,

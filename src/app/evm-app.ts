@@ -151,6 +151,10 @@ export class EvmApp implements Application {
           const c = this.config();
           return { chainId: BigInt(c.chainId), denom: c.denom, bech32Prefix: c.bech32Prefix };
         },
+        ibcCall: () => {
+          const c = this.config();
+          return { store: this.ibc.copy(), chainId: c.cometChainId, bech32Prefix: c.bech32Prefix, denom: c.denom, height: (this.meta?.lastHeight ?? 0) + 1, timeNs: BigInt(Date.now()) * 1_000_000n };
+        },
       },
       store,
       trieDb,
@@ -274,7 +278,7 @@ export class EvmApp implements Application {
     });
     const ibc = this.ibc.copy();
     const timeNs = BigInt(req.time.seconds) * 1_000_000_000n + BigInt(req.time.nanos);
-    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs));
+    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs), this.rt.ics20);
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();
 

@@ -16,6 +16,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
+import { ICS20_PRECOMPILE_ADDRESS, ics20Precompile, type Ics20Context } from '../ibc/ics20-precompile.js';
 import { createChainCommon, sharedTxCommon, type ChainCommonOpts } from './chain-common.js';
 import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import type { LevelTrieDB } from './trie-db.js';
@@ -37,6 +38,8 @@ export interface EvmRuntime {
   /** Committed state for CheckTx / PrepareProposal; moved (`advance`/`reset`) at each commit point. */
   readonly committed: CommittedState;
   readonly blockHashes: RecentBlockHashes;
+  /** What the ICS-20 precompile works on while the block executor runs a tx (undefined otherwise). */
+  readonly ics20: { ctx: Ics20Context | undefined };
 }
 
 export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined, committedAccounts?: number): Promise<EvmRuntime> {
@@ -46,8 +49,9 @@ export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts,
   const state = new LiveStateManager({ common, trie: openTrie(trieDb, common, root), caches }, accountWrites);
   const committed = new CommittedState((r) => checkStateAt(trieDb, common, r), root, committedAccounts);
   const blockHashes = new RecentBlockHashes();
-  const vm = await createVM({ common, stateManager: state, blockchain: blockHashes });
-  return { common, txCommon: sharedTxCommon(common), vm, state, caches, accountWrites, committed, blockHashes };
+  const ics20: EvmRuntime['ics20'] = { ctx: undefined };
+  const vm = await createVM({ common, stateManager: state, blockchain: blockHashes, evmOpts: { customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] } });
+  return { common, txCommon: sharedTxCommon(common), vm, state, caches, accountWrites, committed, blockHashes, ics20 };
 }
 
 /**

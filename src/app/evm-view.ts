@@ -3,6 +3,7 @@
  * transactions and state at any height, derived from the same blocks the consensus engine commits.
  * Values are bigint / Uint8Array / Address; encoding to hex is the RPC's job.
  */
+import type { Ics20Context } from '../ibc/ics20-precompile.js';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -101,4 +102,9 @@ export interface EvmView {
   setCoinbase(addr: Address | undefined): void;
   /** Called after each Commit; returns the unsubscribe function. */
   onBlock(listener: (b: EvmBlock, receipts: EvmReceipt[]) => void): () => void;
+  /** The ICS-20 precompile's world in a call or estimate: a copy of the committed IBC store, the next block. */
+  ibcCallContext?(): IbcCallContext | undefined;
 }
+
+/** An ICS-20 precompile context without its per-call parts (caller, events). */
+export type IbcCallContext = Omit<Ics20Context, 'caller' | 'events'>;

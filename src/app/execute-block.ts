@@ -14,7 +14,8 @@ import type { Common } from '@ethereumjs/common';
 import { EVMError } from '@ethereumjs/evm';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { createContractAddress, type Address } from '@ethereumjs/util';
-import { CodeTypeOK, type ExecTxResult } from '../abci/types.js';
+import { CodeTypeOK, type AbciEvent, type ExecTxResult } from '../abci/types.js';
+import { isIcs20Precompile, type Ics20Context } from '../ibc/ics20-precompile.js';
 import type { ExecutedTx, RawLog } from './block-record.js';
 import { orBloom } from './evm-block.js';
 import type { TxRejectedError } from './errors.js';
@@ -51,7 +52,7 @@ const ZERO32 = new Uint8Array(32);
 /** A tx of the block: decoded, or refused at decoding. */
 export type BlockTx = DecodedTx | TxRejectedError;
 
-export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[], cosmos: Omit<CosmosChainEnv, 'height' | 'baseFee'>): Promise<BlockExecution> {
+export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[], cosmos: Omit<CosmosChainEnv, 'height' | 'baseFee'>, ics20?: { ctx: Ics20Context | undefined }): Promise<BlockExecution> {
   const block = createBlock(
     {
       header: {
@@ -91,13 +92,30 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       const gasWanted = Number(tx.gasLimit);
       let sender: Address;
       let result: RunTxResult | undefined;
+      // The ICS-20 precompile's IBC writes live and die with the tx (a tx straight to it is its top frame).
+      const ibcEvents: AbciEvent[] = [];
+      const ibc = ics20 && cosmos.ibc;
       try {
         sender = recoverSender(item);
         if (gasUsed + tx.gasLimit > env.gasLimit) throw blockGasExhausted(tx.gasLimit, env.gasLimit - gasUsed);
+        if (ibc) {
+          ibc.store.checkpoint();
+          ics20.ctx = { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: isIcs20Precompile(tx.to?.bytes) ? sender.bytes : undefined, events: ibcEvents };
+        }
         result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
       } catch (e) {
+        if (ibc) ibc.store.revert();
         txResults[i] = rejected(rejectionFromRunTxError(e), gasWanted);
         continue;
+      } finally {
+        if (ics20) ics20.ctx = undefined;
+      }
+      if (ibc) {
+        if (result.execResult.exceptionError === undefined) ibc.store.commit();
+        else {
+          ibc.store.revert();
+          ibcEvents.length = 0;
+        }
       }
       // ---- copy what we keep out of the RunTxResult, then let it go ----
       const txGasUsed = result.totalGasSpent;
@@ -166,7 +184,7 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
           firstLogIndex: logCount,
           blockNumber: env.height,
           blockHashHex,
-        }),
+        }).concat(ibcEvents),
         codespace: '',
       };
       logCount += logs.length;

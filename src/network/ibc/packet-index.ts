@@ -43,6 +43,9 @@ interface Entry {
   timeout?: TxAt;
 }
 
+/** Packets remembered (the oldest are forgotten first: a status of a long-gone transfer then shows no transfers). */
+const MAX_PACKETS = 10_000;
+
 const get = (e: AbciEvent, k: string) => e.attributes.find((a) => a.key === k)?.value ?? '';
 
 export class PacketIndex {
@@ -91,6 +94,12 @@ export class PacketIndex {
     return out;
   }
 
+  /** The latest packets sent (newest first), with what happened to each. */
+  async recent(limit: number): Promise<PacketLifecycle[]> {
+    const entries = [...this.bySource.values()].slice(-limit).reverse();
+    return Promise.all(entries.map((e) => this.lifecycle(e)));
+  }
+
   private observe(chainId: string, at: TxAt, events: AbciEvent[]): void {
     for (const e of events) {
       if (e.type === 'send_packet') {
@@ -101,6 +110,7 @@ export class PacketIndex {
         const sequence = BigInt(get(e, 'packet_sequence'));
         const key = `${chainId}/${srcPort}/${srcChannel}/${sequence}`;
         const [, th] = get(e, 'packet_timeout_height').split('-');
+        if (this.bySource.size >= MAX_PACKETS) this.forgetOldest();
         this.bySource.set(key, {
           srcChainId: chainId,
           dstChainId: this.routes.get(`${chainId}/${srcPort}/${srcChannel}`),
@@ -132,6 +142,15 @@ export class PacketIndex {
         else entry.acknowledge = { ...at, ...(entry.receive?.ackError ? { ackError: entry.receive.ackError } : {}) };
       }
     }
+  }
+
+  private forgetOldest(): void {
+    const [key, e] = this.bySource.entries().next().value as [string, Entry];
+    this.bySource.delete(key);
+    const txKey = `${e.srcChainId}/${e.send.txHash}`;
+    const rest = (this.byTx.get(txKey) ?? []).filter((k) => k !== key);
+    if (rest.length > 0) this.byTx.set(txKey, rest);
+    else this.byTx.delete(txKey);
   }
 
   private async chainTx(at: TxAt): Promise<PacketChainTx> {

@@ -5,6 +5,7 @@
  * `parentHash` (CometBFT's empty last_block_id), so the chain of hashes stays unbroken; its state
  * root is the genesis state, its time the genesis time, its base fee the initial base fee.
  */
+import type { IbcCallContext } from '../../app/evm-view.js';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -83,6 +84,9 @@ export class GenesisAwareView implements EvmView {
   }
   onBlock(listener: (b: EvmBlock, receipts: EvmReceipt[]) => void): () => void {
     return this.inner.onBlock(listener);
+  }
+  ibcCallContext(): IbcCallContext | undefined {
+    return this.inner.ibcCallContext?.();
   }
 
   private genesisBlock(): Promise<EvmBlock> {

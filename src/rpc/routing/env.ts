@@ -136,6 +136,8 @@ export interface RoutingEnv {
     mempool?: () => ExplorerMempool;
     /** The network's other CometBFT-style chains (the hub), each with its RPC and WebSocket. */
     otherCometChains?: { chainId: string; rpc: string; ws?: string }[];
+    /** The latest IBC packets with their progress, newest first (a network with IBC). */
+    ibcPackets?: (limit: number) => Promise<PacketLifecycle[]>;
   };
   /** The IBC transfers a committed tx sent, with their packets' progress (a network with IBC). */
   readonly ibcTransfers?: (chainId: string, cometHash: Uint8Array) => Promise<PacketLifecycle[]>;

@@ -12,6 +12,7 @@ import type { Reply, RouteContext } from './context.js';
 import { json } from './context.js';
 import { chainRecords } from './chains.js';
 import { InvalidArgumentError, NotFoundError } from './errors.js';
+import { transferStatusOf } from './transfer-status.js';
 
 /** `/explorer/` and `/explorer` (the router drops a trailing slash). */
 export const EXPLORER_APP_PATH = '/explorer';
@@ -63,6 +64,34 @@ export async function handleExplorerConfig(ctx: RouteContext): Promise<Reply> {
     svm: e?.svmRpc !== undefined,
     devnet: e?.devnet ?? false,
   });
+}
+
+/** The latest IBC transfers with each packet's txs and state (the explorer's IBC view). */
+export async function handleExplorerIbc(ctx: RouteContext): Promise<Reply> {
+  const list = ctx.env.explorer?.ibcPackets;
+  if (!list) return json({ enabled: false, packets: [] });
+  const packets = (await list(50)).map((p) => {
+    const t = transferStatusOf(p).transfer_sequence[0]!.ibc_transfer;
+    const tx = (x: { chainId: string; txHash: string; time: string } | undefined) => x && { chain_id: x.chainId, tx_hash: x.txHash, on_chain_at: x.time };
+    return {
+      src_chain_id: p.srcChainId,
+      dst_chain_id: p.dstChainId,
+      src_channel: p.srcChannel,
+      dst_channel: p.dstChannel,
+      sequence: p.sequence.toString(),
+      denom: p.denom,
+      amount: p.amount,
+      sender: p.sender,
+      receiver: p.receiver,
+      state: t.state,
+      error: t.packet_txs.error?.message ?? p.receive?.ackError ?? null,
+      send_tx: tx(p.send) ?? null,
+      receive_tx: tx(p.receive) ?? null,
+      acknowledge_tx: tx(p.acknowledge) ?? null,
+      timeout_tx: tx(p.timeout) ?? null,
+    };
+  });
+  return json({ enabled: true, packets });
 }
 
 export async function handleExplorerMempool(ctx: RouteContext): Promise<Reply> {

@@ -18,7 +18,7 @@ import {
   type RequestInput,
 } from './decode.js';
 import { handleExplorerTx } from './explorer.js';
-import { EXPLORER_APP_PATH, handleExplorerApp, handleExplorerComet, handleExplorerConfig, handleExplorerEth, handleExplorerMempool, handleExplorerScript, handleExplorerSvm, handleExplorerStyle } from './explorer-app.js';
+import { EXPLORER_APP_PATH, handleExplorerApp, handleExplorerComet, handleExplorerConfig, handleExplorerEth, handleExplorerIbc, handleExplorerMempool, handleExplorerScript, handleExplorerSvm, handleExplorerStyle } from './explorer-app.js';
 import { handleLogo } from './logo.js';
 import { EXPLORER_PREFIX, handleStatus, handleSubmit, handleTrack } from './tx.js';
 
@@ -68,6 +68,7 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   route({ method: 'POST', path: '/explorer/api/comet', summary: 'The chain’s CometBFT JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body, chain: i.query.get('chain') }), handle: handleExplorerComet }),
   route({ method: 'POST', path: '/explorer/api/eth', summary: 'The chain’s Ethereum JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body }), handle: handleExplorerEth }),
   route({ method: 'GET', path: '/explorer/api/mempool', summary: 'The mempool per sender (pending and queued), for the explorer', api: false, limited: true, format: 'json', decode: decodeNothing, handle: handleExplorerMempool }),
+  route({ method: 'GET', path: '/explorer/api/ibc', summary: 'The latest IBC transfers with their packets’ txs and state, for the explorer', api: false, limited: true, format: 'json', decode: decodeNothing, handle: handleExplorerIbc }),
   route({ method: 'POST', path: '/explorer/api/svm', summary: 'The SVM chain’s Solana JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body }), handle: handleExplorerSvm }),
   route({ method: 'GET', path: LOGO_PATH, summary: 'Chain logo', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleLogo }),
   route({ method: 'GET', path: '/', summary: 'This list of endpoints', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleIndex }),

@@ -6,6 +6,7 @@
  *
  *   run(height, fn) ─ reader(height) ─ new OverlayState ─ acquire EVM ─ fn ─ release EVM
  */
+import { ICS20_PRECOMPILE_ADDRESS, ics20Precompile } from '../../../ibc/ics20-precompile.js';
 import { createBlock, type Block } from '@ethereumjs/block';
 import { createEVM, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
@@ -159,8 +160,9 @@ export class CallExecutor {
   private async createEvm(): Promise<PooledEvm> {
     this.common ??= fastCommon(this.view.common);
     // params: {} — the chain Common already holds the EVM parameters (see app/chain-common.ts).
-    const evm = await createEVM({ common: this.common, blockchain: this.blockHashes, params: {} });
-    return { evm, hooks: new EvmHooks(evm) };
+    const ics20: NonNullable<PooledEvm['ics20']> = { ctx: undefined, world: () => this.view.ibcCallContext?.() };
+    const evm = await createEVM({ common: this.common, blockchain: this.blockHashes, params: {}, customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] });
+    return { evm, hooks: new EvmHooks(evm), ics20 };
   }
 }
 

@@ -12,6 +12,8 @@
  *
  * Validation failures throw CallValidationError (geth's text); EVM failures are results.
  */
+import { isIcs20Precompile, type Ics20Context } from '../../../ibc/ics20-precompile.js';
+import type { IbcCallContext } from '../../../app/evm-view.js';
 import type { Block } from '@ethereumjs/block';
 import type { EVM, Log } from '@ethereumjs/evm';
 import { Account, Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util';
@@ -58,6 +60,8 @@ export interface RunOptions {
 export interface PooledEvm {
   evm: EVM;
   hooks: EvmHooks;
+  /** The ICS-20 precompile's context while this EVM runs a message (set per message). */
+  ics20?: { ctx: Ics20Context | undefined; world: () => IbcCallContext | undefined };
 }
 
 export async function runMessage(p: PooledEvm, state: OverlayState, block: Block, msg: CallMessage, opts: RunOptions): Promise<MessageResult> {
@@ -104,6 +108,10 @@ export async function runMessage(p: PooledEvm, state: OverlayState, block: Block
   hooks.track(opts.tracker);
   const execLimit = msg.gasLimit - intrinsic;
   let res;
+  if (p.ics20) {
+    const world = p.ics20.world();
+    p.ics20.ctx = world && { ...world, caller: msg.to && isIcs20Precompile(msg.to.bytes) ? msg.from.bytes : undefined, events: [] };
+  }
   try {
     res = await evm.runCall({
       block,
@@ -118,6 +126,7 @@ export async function runMessage(p: PooledEvm, state: OverlayState, block: Block
     });
   } finally {
     hooks.track(undefined);
+    if (p.ics20) p.ics20.ctx = undefined;
   }
 
   // ── RESULTS ──
