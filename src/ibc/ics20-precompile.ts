@@ -167,6 +167,40 @@ function decodeTransfer(d: Uint8Array) {
   };
 }
 
+export interface Ics20TransferArgs {
+  sourcePort: string;
+  sourceChannel: string;
+  denom: string;
+  amount: bigint;
+  /** 20 bytes. */
+  sender: Uint8Array;
+  receiver: string;
+  timeoutHeight: { revisionNumber: bigint; revisionHeight: bigint };
+  timeoutTimestamp: bigint;
+  memo: string;
+}
+
+/** The calldata of `transfer(...)` (what the routing API's /msgs hands an EVM wallet). */
+export function encodeIcs20Transfer(a: Ics20TransferArgs): Uint8Array {
+  const strings = [a.sourcePort, a.sourceChannel, a.denom, a.receiver, a.memo].map((v) => {
+    const bytes = new TextEncoder().encode(v);
+    const padded = new Uint8Array(Math.ceil(bytes.length / 32) * 32);
+    padded.set(bytes);
+    return Buffer.concat([word(BigInt(bytes.length)), padded]);
+  });
+  const headWords = 10;
+  let offset = headWords * 32;
+  const offsets = strings.map((t) => {
+    const at = offset;
+    offset += t.length;
+    return word(BigInt(at));
+  });
+  const sender = new Uint8Array(32);
+  sender.set(a.sender, 12);
+  const head = [offsets[0]!, offsets[1]!, offsets[2]!, word(a.amount), sender, offsets[3]!, word(a.timeoutHeight.revisionNumber), word(a.timeoutHeight.revisionHeight), word(a.timeoutTimestamp), offsets[4]!];
+  return Buffer.concat([Buffer.from(TRANSFER_SELECTOR, 'hex'), ...head, ...strings]);
+}
+
 /** abi.encode of strings and uint256s in order. */
 function encodeStrings(values: (string | bigint)[]): Uint8Array {
   const heads: Uint8Array[] = [];

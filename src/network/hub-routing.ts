@@ -11,6 +11,7 @@ import { outcomeOf, type HostedChain, type RoutingChain } from '../rpc/routing/e
 import { DenomBalanceError, InvalidArgumentError } from '../rpc/routing/errors.js';
 import type { HubChain } from './hub-chain.js';
 import { voucherOf } from '../ibc/bank.js';
+import { nativeAsset, storeVouchers } from '../rpc/routing/assets.js';
 
 export function hubRoutingChain(hub: HubChain): RoutingChain {
   const c = hub.app.config!;
@@ -59,6 +60,7 @@ export function hubRoutingChain(hub: HubChain): RoutingChain {
     },
     nativeBalance: async (holder) => hub.app.balance(holder),
     voucherBalance: async (holder, denom) => voucherOf(hub.app.ibcStore(), holder, denom),
+    assets: async () => [nativeAsset(hosted, hub.chainId), ...storeVouchers(hub.app.ibcStore(), hub.chainId)],
     async erc20Balance(_contract, _holder, denom) {
       throw new DenomBalanceError(denom, `chain ${hub.chainId} has no ERC20 tokens`);
     },

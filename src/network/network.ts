@@ -99,7 +99,9 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
       packets.connect({ chainId: path.chainA, port: 'transfer', channel: path.channelA }, { chainId: path.chainB, port: 'transfer', channel: path.channelB });
     }
     const otherCometChains = hubs.flatMap((hub) => (hub.urls.rpc ? [{ chainId: hub.chainId, rpc: hub.urls.rpc, ws: hub.urls.rpcWs }] : []));
-    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains, ...(packets ? { ibcPackets: (n: number) => packets!.recent(n) } : {}) }, packets && ((chainId, hash) => packets!.transfersOf(chainId, hash)));
+    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains, ...(packets ? { ibcPackets: (n: number) => packets!.recent(n) } : {}) }, packets && ((chainId, hash) => packets!.transfersOf(chainId, hash)), {
+        ...(relayer ? { ibcPaths: relayer.status().paths.map((p) => ({ chainA: p.chainA, channelA: p.channelA, chainB: p.chainB, channelB: p.channelB })) } : {}),
+      });
   } catch (err) {
     await stopAll();
     throw err;

@@ -10,9 +10,11 @@ import { LOGO_PATH, type ChainRecord } from '../rpc/routing/chains.js';
 import type { HostedChain, RoutingChain } from '../rpc/routing/env.js';
 import { DenomBalanceError, InvalidArgumentError, TxRejectedError } from '../rpc/routing/errors.js';
 import type { SvmChain } from './svm-chain.js';
+import { nativeAsset, tokenAsset } from '../rpc/routing/assets.js';
 
 const b58 = getBase58Codec();
-const NATIVE = new Set(['sol', 'SOL', 'lamport', 'lamports']);
+/** `solana-native` is the denom Skip lists SOL under (and /v2/fungible/assets here). */
+const NATIVE = new Set(['sol', 'SOL', 'lamport', 'lamports', 'solana-native']);
 
 export function svmRoutingChain(chain: SvmChain): RoutingChain {
   const ledger = chain.ledger;
@@ -41,6 +43,14 @@ export function svmRoutingChain(chain: SvmChain): RoutingChain {
       ];
     },
     gasPrices: () => ({ low: 0n, average: 0n, high: 0n }),
+    async assets() {
+      const sol = nativeAsset(hosted, chain.chainId, { denom: 'solana-native', isSvm: true });
+      const m = ledger.account(ledger.mint);
+      const decimals = m ? (parseMint(m.data)?.decimals ?? null) : null;
+      // The genesis mint is USDC-like (6 decimals, ledger.ts); it has no on-chain metadata account.
+      const usdc = tokenAsset(chain.chainId, ledger.mint, { symbol: 'USDC', name: 'USDC (devnet mint)', decimals, isSvm: true, description: 'The SPL mint of the SVM devnet' });
+      return [sol, usdc];
+    },
     parseHolder(address, chainId) {
       let bytes: Uint8Array | undefined;
       try {

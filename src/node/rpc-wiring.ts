@@ -28,6 +28,7 @@ import { newEthService, type EthService } from '../rpc/eth/service.js';
 import { getApiKeyStore } from '../rpc/routing/api-keys.js';
 import { chainNameOf, outcomeOf, type BlockSummary, type EthTxSummary, type HostedChain, type PooledTx, type RoutingChain, type RoutingEnv } from '../rpc/routing/env.js';
 import { ethermintFace, ethermintRecords } from '../rpc/routing/chains.js';
+import { ethermintNativeAssets, storeVouchers } from '../rpc/routing/assets.js';
 import type { TxOutcome } from '../rpc/routing/tx-status.js';
 import { readErc20 } from '../rpc/routing/erc20-read.js';
 import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type RoutingApi } from '../rpc/routing/server.js';
@@ -259,12 +260,15 @@ export function createNamespaceServices(node: ChainletNode): NamespaceServices {
 
 // ─────────────────────────────── routing API ───────────────────────────────
 
+/** What a network adds to the routing environment of its chains (its IBC paths…). */
+export type RoutingEnvExtras = Partial<Omit<RoutingEnv, 'chains' | 'config' | 'logger' | 'apiKeys' | 'now' | 'explorer' | 'ibcTransfers'>>;
+
 /** Starts the routing API on `node`'s `[routing] address`, over `chains` (default: the node alone). */
-export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = [], explorer?: RoutingEnv['explorer'], ibcTransfers?: RoutingEnv['ibcTransfers']): Promise<RoutingApi> {
+export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = [], explorer?: RoutingEnv['explorer'], ibcTransfers?: RoutingEnv['ibcTransfers'], extras: RoutingEnvExtras = {}): Promise<RoutingApi> {
   const { host, port } = parseRoutingAddress(node.config.routing.address);
   const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
   const env = networkRoutingEnv(node, chains, others);
-  return startRoutingServer({ ...env, ...(explorer ? { explorer } : {}), ...(ibcTransfers ? { ibcTransfers } : {}) }, { host, port, maxBodyBytes });
+  return startRoutingServer({ ...env, ...(explorer ? { explorer } : {}), ...(ibcTransfers ? { ibcTransfers } : {}), ...extras }, { host, port, maxBodyBytes });
 }
 
 /** What the live explorer reads: `node`'s CometBFT RPC (and WebSocket), Ethereum JSON-RPC and mempool. */
@@ -389,6 +393,8 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
     },
 
     ...(app.ibcStore ? { voucherBalance: async (holder: Uint8Array, denom: string) => voucherOf(app.ibcStore!(), holder, denom) } : {}),
+    // No ERC20 registry exists (config or genesis): the native denom on both faces, and the vouchers received.
+    assets: async () => [...ethermintNativeAssets(chain), ...(app.ibcStore ? storeVouchers(app.ibcStore(), chain.cosmosChainId) : [])],
     async nativeBalance(address) {
       const res = await app.query({ path: `/evm/balance/0x${toHex(address)}`, data: new Uint8Array(0), height: 0, prove: false });
       if (res.code !== 0 || !res.value) throw new Error(`balance query failed: ${res.log}`);

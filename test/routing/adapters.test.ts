@@ -78,8 +78,8 @@ describe('per-chain adapters', () => {
     const r = await postJson(`${api.url}/v2/info/balances`, { chains: { '111': { address: HOLDER, denoms: [] }, '222': { address: HOLDER, denoms: [] } } });
     expect(r.status).toBe(200);
     const chains = (r.body as { chains: Record<string, { denoms: Record<string, { formatted_amount: string }> }> }).chains;
-    expect(chains['111']!.denoms['afake111']!.formatted_amount).toBe('5.000000000000000000');
-    expect(chains['222']!.denoms['afake222']!.formatted_amount).toBe('7.000000000000000000');
+    expect(chains['111']!.denoms['fake111-native']!.formatted_amount).toBe('5.000000000000000000');
+    expect(chains['222']!.denoms['fake222-native']!.formatted_amount).toBe('7.000000000000000000');
   });
 
   it('submits to the chain the request names, and tracks it there', async () => {

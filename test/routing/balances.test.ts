@@ -90,9 +90,9 @@ describe('POST /v2/info/balances', () => {
     expect(d[notContract].error.message).toBe(`no contract at ${notContract}`);
   });
 
-  it('defaults to the native denom when no denoms are given', async () => {
+  it('defaults to the native denom when no denoms are given (`<chain>-native` on the EVM face, as Skip names it)', async () => {
     const r = await balances({ [EVM_CHAIN_ID]: { address: HOLDER } });
-    expect(Object.keys(r.body.chains[EVM_CHAIN_ID].denoms)).toEqual(['achainlet']);
+    expect(Object.keys(r.body.chains[EVM_CHAIN_ID].denoms)).toEqual(['chainlet-native']);
   });
 
   it('answers `chain ID not supported` (404, code 5) for an unknown chain', async () => {

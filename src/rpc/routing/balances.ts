@@ -96,9 +96,10 @@ async function denomBalance(ctx: RouteContext, rc: RoutingChain, chainId: string
 export async function handleBalances(ctx: RouteContext, req: BalancesRequest): Promise<Reply> {
   // Validate every chain and address before reading anything.
   const plan = req.chains.map(([chainId, e]) => {
-    const { chain: rc } = resolveChain(ctx.env, chainId);
+    const { chain: rc, type } = resolveChain(ctx.env, chainId);
     const holder = rc.parseHolder ? rc.parseHolder(e.address, chainId) : parseAddress(rc.chain, chainId, e.address);
-    return { rc, chainId, address: e.address, holder, denoms: e.denoms.length > 0 ? e.denoms : [rc.chain.denom] };
+    // No denoms: the native one, named as Skip names it on an EVM chain (`<chain>-native`, what its client looks for).
+    return { rc, chainId, address: e.address, holder, denoms: e.denoms.length > 0 ? e.denoms : [type === 'evm' ? `${rc.chain.chainName}-native` : rc.chain.denom] };
   });
   const out: BalancesResponse = { chains: {} };
   for (const p of plan) {

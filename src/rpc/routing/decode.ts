@@ -47,7 +47,7 @@ const BASE64URL_RE = /^[A-Za-z0-9_-]+={0,2}$/;
 const HASH_RE = /^(?:0x|0X)?([0-9a-fA-F]{64})$/;
 const SIGNATURE_RE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
-function parseBool(q: URLSearchParams, name: string, dflt: boolean): boolean {
+export function parseBool(q: URLSearchParams, name: string, dflt: boolean): boolean {
   const v = q.get(name);
   if (v === null || v === '') return dflt;
   switch (v.toLowerCase()) {
@@ -65,7 +65,7 @@ function parseBool(q: URLSearchParams, name: string, dflt: boolean): boolean {
 }
 
 /** Repeated keys (`chain_ids=a&chain_ids=b`, the official client's form), `chain_ids[]=`, or comma lists. */
-function stringList(q: URLSearchParams, name: string): string[] {
+export function stringList(q: URLSearchParams, name: string): string[] {
   const raw = [...q.getAll(name), ...q.getAll(`${name}[]`)];
   return raw.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
 }

@@ -8,6 +8,7 @@ import type { ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
 import type { RoutingConfig } from '../../config/types.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { Erc20Balance } from './erc20-read.js';
+import type { AssetInfo } from './assets.js';
 import type { Clock } from './token-bucket.js';
 import type { TxOutcome } from './tx-status.js';
 import type { ChainRecord } from './chains.js';
@@ -104,6 +105,13 @@ export interface RoutingChain {
   displayHash?(hash: Uint8Array): string;
   /** An IBC voucher's (`ibc/<hash>`) balance and its base denom, on a chain with IBC. */
   voucherBalance?(holder: Uint8Array, denom: string): Promise<{ amount: bigint; base: string } | undefined>;
+  /**
+   * Its assets on each of its faces (/v2/fungible/assets…): the native denom, tokens (ERC20s, SPL
+   * mints) and the IBC vouchers it ever received. A voucher's origin chain and metadata may be left
+   * open (`origin_chain_id` "", `decimals` null): `networkAssets` in assets.ts resolves them over
+   * the network's IBC paths.
+   */
+  assets?(): Promise<AssetInfo[]>;
   /** Its records for /v2/info/chains. */
   records(baseUrl: string): ChainRecord[];
   gasPrices(): GasPriceTiers;
@@ -116,6 +124,14 @@ export interface RoutingChain {
   /** A tx in the mempool by either hash. */
   pooledTx(hash: Uint8Array): PooledTx | undefined;
   block(height: number): Promise<BlockSummary | undefined>;
+}
+
+/** One IBC channel between two chains of the network: `channelA` is on `chainA`, `channelB` on `chainB`. */
+export interface IbcPath {
+  chainA: string;
+  channelA: string;
+  chainB: string;
+  channelB: string;
 }
 
 export interface RoutingEnv {
@@ -139,6 +155,8 @@ export interface RoutingEnv {
     /** The latest IBC packets with their progress, newest first (a network with IBC). */
     ibcPackets?: (limit: number) => Promise<PacketLifecycle[]>;
   };
+  /** The network's IBC transfer channels (port `transfer` both ends), by the chains' Cosmos chain ids. */
+  readonly ibcPaths?: readonly IbcPath[];
   /** The IBC transfers a committed tx sent, with their packets' progress (a network with IBC). */
   readonly ibcTransfers?: (chainId: string, cometHash: Uint8Array) => Promise<PacketLifecycle[]>;
   /** Told of every request (the route's path pattern, or "unmatched"): Prometheus metrics. */

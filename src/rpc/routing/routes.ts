@@ -3,6 +3,22 @@
  * counts against the unauthenticated rate limit and whether errors render as JSON or HTML. The
  * server dispatches from it, the index page lists it, and tests compare it with the swagger.
  */
+import {
+  decodeAssetsBetweenChainsBody,
+  decodeAssetsBetweenChainsQuery,
+  decodeAssetsFromSourceBody,
+  decodeAssetsQuery,
+  decodeIbcOriginAssetsBody,
+  decodeRecommendAssetsBody,
+  decodeVenuesQuery,
+  handleAssets,
+  handleAssetsBetweenChains,
+  handleAssetsFromSource,
+  handleBridges,
+  handleIbcOriginAssets,
+  handleRecommendAssets,
+  handleVenues,
+} from './assets.js';
 import { handleBalances } from './balances.js';
 import { handleChains, LOGO_PATH } from './chains.js';
 import type { Reply, RouteContext } from './context.js';
@@ -18,6 +34,7 @@ import {
   type RequestInput,
 } from './decode.js';
 import { handleExplorerTx } from './explorer.js';
+import { decodeMsgsBody, decodeMsgsDirectBody, decodeRouteBody, handleMsgs, handleMsgsDirect, handleRoute } from './fungible-route.js';
 import { EXPLORER_APP_PATH, handleExplorerApp, handleExplorerComet, handleExplorerConfig, handleExplorerEth, handleExplorerIbc, handleExplorerMempool, handleExplorerScript, handleExplorerSvm, handleExplorerStyle } from './explorer-app.js';
 import { handleLogo } from './logo.js';
 import { EXPLORER_PREFIX, handleStatus, handleSubmit, handleTrack } from './tx.js';
@@ -48,6 +65,17 @@ const api = { api: true, limited: true, format: 'json' } as const;
 export const ROUTES: readonly RouteDef[] = Object.freeze([
   route({ method: 'GET', path: '/v2/info/chains', summary: 'Chains served by this node, with fee assets and capabilities', ...api, decode: decodeChainsQuery, handle: handleChains }),
   route({ method: 'POST', path: '/v2/info/balances', summary: 'Native and ERC20 balances of an address', ...api, decode: decodeBalancesBody, handle: handleBalances }),
+  route({ method: 'GET', path: '/v2/info/bridges', summary: 'Bridges between the chains of the network (IBC)', ...api, decode: decodeNothing, handle: handleBridges }),
+  route({ method: 'GET', path: '/v2/fungible/venues', summary: 'Swap venues (none)', ...api, decode: decodeVenuesQuery, handle: handleVenues }),
+  route({ method: 'GET', path: '/v2/fungible/assets', summary: 'Assets of every chain: native denoms, tokens, IBC vouchers', ...api, decode: decodeAssetsQuery, handle: handleAssets }),
+  route({ method: 'POST', path: '/v2/fungible/assets_from_source', summary: 'What an asset becomes on each chain one IBC transfer away', ...api, decode: decodeAssetsFromSourceBody, handle: handleAssetsFromSource }),
+  route({ method: 'POST', path: '/v2/fungible/assets_between_chains', summary: 'Assets of one chain and what they become on another over IBC', ...api, decode: decodeAssetsBetweenChainsBody, handle: handleAssetsBetweenChains }),
+  route({ method: 'GET', path: '/v2/fungible/assets_between_chains', summary: 'The same, with query parameters (what @skip-go/client sends)', api: false, limited: true, format: 'json', decode: decodeAssetsBetweenChainsQuery, handle: handleAssetsBetweenChains }),
+  route({ method: 'POST', path: '/v2/fungible/ibc_origin_assets', summary: 'The origin asset of IBC vouchers', ...api, decode: decodeIbcOriginAssetsBody, handle: handleIbcOriginAssets }),
+  route({ method: 'POST', path: '/v2/fungible/recommend_assets', summary: 'The denom an asset becomes on a destination chain', ...api, decode: decodeRecommendAssetsBody, handle: handleRecommendAssets }),
+  route({ method: 'POST', path: '/v2/fungible/route', summary: 'The route between two assets: a bank send on one chain or an IBC transfer between the hub and the EVM chain', ...api, decode: decodeRouteBody, handle: handleRoute }),
+  route({ method: 'POST', path: '/v2/fungible/msgs', summary: 'The messages that execute a route (a MsgTransfer, a MsgSend, or an EVM tx to the ICS-20 precompile)', ...api, decode: decodeMsgsBody, handle: handleMsgs }),
+  route({ method: 'POST', path: '/v2/fungible/msgs_direct', summary: 'The route and its messages in one call', ...api, decode: decodeMsgsDirectBody, handle: handleMsgsDirect }),
   route({ method: 'POST', path: '/v2/tx/submit', summary: 'Broadcast a signed base64 tx through CheckTx into the mempool', ...api, decode: decodeSubmitBody, handle: handleSubmit }),
   route({ method: 'POST', path: '/v2/tx/track', summary: 'Register an already broadcast tx for status tracking', ...api, decode: decodeTrackBody, handle: handleTrack }),
   route({ method: 'GET', path: '/v2/tx/status', summary: 'Status of a submitted or tracked tx', ...api, decode: decodeStatusQuery, handle: handleStatus }),
