@@ -1,9 +1,11 @@
 // Chainlet's live explorer: plain DOM, no framework. Reads the chain through this server's
 // /explorer/api/comet and /explorer/api/eth (the node's own CometBFT RPC and Ethereum JSON-RPC) and
 // updates live from the node's CometBFT WebSocket subscriptions (NewBlock, NewRound, Vote, steps).
+// IBC transfers come from /explorer/api/ibc (the network's packet index), re-read on each new block
+// of the chain the page follows and every 2 s.
 const view = document.getElementById('view');
 const live = document.getElementById('live');
-const state = { chain: null, ws: null, svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: { pending: [], queued: [] } };
+const state = { chain: null, ws: null, svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: { pending: [], queued: [] }, ibc: { enabled: false, packets: [] } };
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const short = (h, n = 10) => (h && h.length > 2 * n + 3 ? h.slice(0, n) + '…' + h.slice(-6) : h || '');
@@ -59,9 +61,86 @@ function svmSection() {
   if (!state.svm) return '';
   return `<section id="svm"><h2>SVM chain (LiteSVM)</h2><p><span class="big" id="slot">${state.svm.slot}</span> slot · block height ${state.svm.blockHeight}</p><p class="muted">Search a base58 signature or address for Solana txs and accounts.</p></section>`;
 }
+/** The HTML each dashboard section was last rendered from, by id. */
+let shown = new Map();
+// IBC transfers: one row per packet, newest first, with the txs that moved it on each chain.
+const IBC_STATES = { TRANSFER_PENDING: 'pending', TRANSFER_RECEIVED: 'received', TRANSFER_SUCCESS: 'done', TRANSFER_FAILURE: 'failed' };
+/** A tx of a packet: a link to the tx page of its chain (the `chain` parameter switches the page to it). */
+function packetTxLink(kind, t) {
+  if (!t) return '';
+  const known = state.config && state.config.comet_chains.some((c) => c.chain_id === t.chain_id);
+  const label = `<span>${kind}</span> <span class="mono">${esc(short(t.tx_hash, 6))}</span>`;
+  const title = `${kind} tx on ${t.chain_id}: ${t.tx_hash}${t.on_chain_at ? ` (${t.on_chain_at})` : ''}`;
+  return `<li>${known ? `<a href="#/tx/${esc(t.tx_hash)}?chain=${encodeURIComponent(t.chain_id)}" data-tx="${kind}" title="${esc(title)}">${label}</a>` : `<span title="${esc(title)}">${label}</span>`} <span class="muted">on ${esc(t.chain_id)}</span></li>`;
+}
+function ibcSection(limit) {
+  const { enabled, packets } = state.ibc;
+  if (!enabled) return '';
+  const inFlight = packets.filter((p) => p.state === 'TRANSFER_PENDING' || p.state === 'TRANSFER_RECEIVED').length;
+  const done = packets.filter((p) => p.state === 'TRANSFER_SUCCESS').length;
+  const failed = packets.filter((p) => p.state === 'TRANSFER_FAILURE').length;
+  const rows = packets.slice(0, limit).map((p) => {
+    const label = IBC_STATES[p.state] || p.state;
+    const txs = packetTxLink('send', p.send_tx) + packetTxLink('receive', p.receive_tx) + packetTxLink('acknowledge', p.acknowledge_tx) + packetTxLink('timeout', p.timeout_tx);
+    return `<tr data-packet="${esc(`${p.src_chain_id}/${p.src_channel}/${p.sequence}`)}" data-state="${esc(p.state)}">
+      <td><span class="nowrap">${esc(p.src_chain_id)} <span class="muted">${esc(p.src_channel)}</span></span><br><span class="nowrap">→ ${esc(p.dst_chain_id || '?')} <span class="muted">${esc(p.dst_channel)}</span></span></td>
+      <td>${esc(p.sequence)}</td>
+      <td><strong>${esc(p.amount)}</strong> <span class="mono" title="${esc(p.denom)}">${esc(short(p.denom, 12))}</span></td>
+      <td class="mono"><span title="${esc(p.sender)}">${esc(short(p.sender, 12))}</span><br>→ <span title="${esc(p.receiver)}">${esc(short(p.receiver, 12))}</span></td>
+      <td><span class="badge st-${esc(label)}">${esc(label)}</span>${p.state === 'TRANSFER_FAILURE' && p.error ? `<br><span class="err ibc-error">${esc(p.error)}</span>` : ''}</td>
+      <td><ul class="ibc-txs">${txs}</ul></td></tr>`;
+  }).join('') || '<tr><td colspan="6" class="muted">no transfers yet</td></tr>';
+  const more = packets.length > limit ? ` <a href="#/ibc">all ${packets.length} →</a>` : '';
+  return `<section class="wide" id="ibc" aria-labelledby="ibc-title"><h2 id="ibc-title">IBC transfers (${inFlight} in flight, ${done} done${failed ? `, ${failed} failed` : ''})${more}</h2>
+    <table class="ibc"><thead><tr><th>source → destination</th><th>seq</th><th>amount</th><th>sender → receiver</th><th>state</th><th>txs</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+const DASHBOARD_IBC_ROWS = 10;
+function ibcPage() {
+  const html = state.ibc.enabled ? ibcSection(Infinity) : '<section class="wide" id="ibc"><h2>IBC transfers</h2><p class="muted">This node runs no IBC (start a network with the EVM chain and the hub).</p></section>';
+  view.innerHTML = html;
+  shown = new Map([['ibc', html]]);
+}
+
+/** The element keeping the focus across a re-render: the same id, link or switch in the same section. */
+function focusKey(e) {
+  if (!e || e === view || !view.contains(e)) return null;
+  const sec = e.closest('section[id]');
+  const scope = sec ? `#${CSS.escape(sec.id)} ` : '';
+  if (e.id) return `#${CSS.escape(e.id)}`;
+  if (e.getAttribute('href')) return `${scope}a[href="${CSS.escape(e.getAttribute('href'))}"]`;
+  if (e.dataset.val !== undefined) return `${scope}button[data-val="${CSS.escape(e.dataset.val)}"]`;
+  return null;
+}
+/** Re-renders without losing the keyboard's place: live updates arrive several times a second. */
+function keepFocus(render) {
+  const key = focusKey(document.activeElement);
+  render();
+  if (key) { const n = view.querySelector(key); if (n && n !== document.activeElement) n.focus({ preventScroll: true }); }
+}
+const sectionId = (html) => (html.match(/^<section[^>]*\bid="([^"]+)"/) || [])[1];
 function renderDashboard() {
   if (location.hash && location.hash !== '#/') return;
-  view.innerHTML = consensusSection() + blocksSection() + mempoolSection() + svmSection();
+  const parts = [consensusSection(), blocksSection(), mempoolSection(), ibcSection(DASHBOARD_IBC_ROWS), svmSection()].filter(Boolean);
+  const ids = parts.map(sectionId);
+  keepFocus(() => {
+    // Only the sections whose content changed are replaced (votes arrive several times a second):
+    // a link being clicked or focused in another section stays in the page.
+    const children = [...view.children];
+    if (children.length === ids.length && children.every((c, i) => c.id === ids[i])) {
+      parts.forEach((h, i) => { if (shown.get(ids[i]) !== h) { children[i].outerHTML = h; shown.set(ids[i], h); } });
+    } else {
+      view.innerHTML = parts.join('');
+      shown = new Map(ids.map((id, i) => [id, parts[i]]));
+    }
+  });
+}
+/** Replaces one section of the dashboard in place (a timer's update between blocks). */
+function updateSection(id, html) {
+  const e = document.getElementById(id);
+  if (!e) { if (html) renderDashboard(); return; }
+  if (shown.get(id) === html && e.parentElement === view) return;
+  if (html) shown.set(id, html); else shown.delete(id);
+  keepFocus(() => { e.outerHTML = html; });
 }
 
 // ── pages ──
@@ -130,10 +209,20 @@ async function accountPage(addr) {
 }
 
 async function route() {
-  const m = location.hash.match(/^#\/(block|tx|sol-tx|account)\/(.+)$/);
+  // `?chain=<id>` (links of the IBC view) opens a page of another CometBFT-style chain of the network.
+  const [path, query] = location.hash.split('?');
+  const chainId = new URLSearchParams(query || '').get('chain');
+  const m = path.match(/^#\/(block|tx|sol-tx|account)\/(.+)$/);
   try {
-    if (!m) return renderDashboard();
-    if (m[1] === 'block') await blockPage(m[2]);
+    if (chainId && state.chain && chainId !== state.chain.chain_id) {
+      const c = state.config.comet_chains.find((x) => x.chain_id === chainId);
+      if (!c) throw new Error(`no CometBFT chain ${chainId} in this network`);
+      document.getElementById('chain').value = c.chain_id;
+      await useChain(c);
+    }
+    if (path === '#/ibc') ibcPage();
+    else if (!m) return renderDashboard();
+    else if (m[1] === 'block') await blockPage(m[2]);
     else if (m[1] === 'tx') await txPage(m[2]);
     else if (m[1] === 'sol-tx') await solanaTxPage(m[2]);
     else await accountPage(decodeURIComponent(m[2]));
@@ -179,6 +268,23 @@ async function refreshMempool() {
   }
   state.mempool = await fetch('/explorer/api/mempool').then((r) => (r.ok ? r.json() : { pending: [], queued: [] })).catch(() => ({ pending: [], queued: [] }));
 }
+let ibcReading = null;
+let ibcAgain = false;
+/** Re-reads the IBC transfers (one read at a time; a call during a read asks for one more) and shows them. */
+async function refreshIbc() {
+  if (ibcReading) { ibcAgain = true; return ibcReading; }
+  ibcReading = (async () => {
+    do {
+      ibcAgain = false;
+      const r = await fetch('/explorer/api/ibc').then((x) => (x.ok ? x.json() : null)).catch(() => null);
+      if (r) state.ibc = r;
+    } while (ibcAgain);
+  })();
+  try { await ibcReading; } finally { ibcReading = null; }
+  document.getElementById('ibc-link').hidden = !state.ibc.enabled;
+  if (location.hash === '#/ibc') updateSection('ibc', ibcSection(Infinity));
+  else if (!location.hash || location.hash === '#/') updateSection('ibc', ibcSection(DASHBOARD_IBC_ROWS));
+}
 function subscribe() {
   if (state.ws) { state.ws.onclose = null; state.ws.close(); }
   const ws = new WebSocket(state.chain.ws);
@@ -208,6 +314,7 @@ function subscribe() {
       state.halted = '';
       state.blocks.unshift(await loadBlock(h));
       state.blocks.length = Math.min(state.blocks.length, 30);
+      if (state.ibc.enabled) refreshIbc(); // a packet's send, receive or acknowledgement may be in it
       await refreshMempool();
     } else if (t === 'NewRound') {
       const h = Number(v.height);
@@ -258,7 +365,10 @@ async function start() {
   await useChain(state.config.comet_chains[0]);
   await refreshMempool();
   // Admission has no CometBFT event: the mempool is re-read each second.
-  setInterval(async () => { await refreshMempool(); if (!location.hash || location.hash === '#/') { const e = document.getElementById('mempool'); if (e) e.outerHTML = mempoolSection(); } }, 1000);
+  setInterval(async () => { await refreshMempool(); if (!location.hash || location.hash === '#/') updateSection('mempool', mempoolSection()); }, 1000);
+  // IBC transfers: re-read on each new block of the followed chain, and every 2 s (the other chain's blocks).
+  await refreshIbc();
+  if (state.ibc.enabled) setInterval(refreshIbc, 2000);
   if (state.config.svm) {
     const pollSvm = async () => {
       const [slot, blockHeight] = await Promise.all([svm('getSlot'), svm('getBlockHeight')]).catch(() => [null, null]);

@@ -51,6 +51,14 @@ export function svmRoutingChain(chain: SvmChain): RoutingChain {
       const usdc = tokenAsset(chain.chainId, ledger.mint, { symbol: 'USDC', name: 'USDC (devnet mint)', decimals, isSvm: true, description: 'The SPL mint of the SVM devnet' });
       return [sol, usdc];
     },
+    async unsignedTransfer(from, to, denom, amount) {
+      const { unsignedSvmTransfer } = await import('./svm-transfer-tx.js');
+      if (NATIVE.has(denom)) return unsignedSvmTransfer({ from, to, amount, blockhash: ledger.latestBlockhash() });
+      const mintAccount = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(denom) ? ledger.account(denom) : undefined;
+      const mint = mintAccount && mintAccount.owner === ledger.tokenProgram ? parseMint(mintAccount.data) : undefined;
+      if (!mint) return undefined;
+      return unsignedSvmTransfer({ from, to, amount, blockhash: ledger.latestBlockhash(), mint: { address: denom, decimals: mint.decimals } });
+    },
     parseHolder(address, chainId) {
       let bytes: Uint8Array | undefined;
       try {

@@ -42,6 +42,10 @@ describe('the explorer’s routes', () => {
     expect(batch.status).toBe(400);
     const mempool = (await (await fetch(`${node.urls.routing}/explorer/api/mempool`)).json()) as { pending: unknown[]; queued: unknown[] };
     expect(mempool).toEqual({ pending: [], queued: [] });
+    // A single node runs no IBC: the page hides its IBC view.
+    const ibc = await fetch(`${node.urls.routing}/explorer/api/ibc`);
+    expect(ibc.status).toBe(200);
+    expect(await ibc.json()).toEqual({ enabled: false, packets: [] });
     expect((await post('/explorer/api/svm', { jsonrpc: '2.0', id: 1, method: 'getSlot' })).status).toBe(404);
   });
 });

@@ -2,7 +2,9 @@
  * The live explorer in a real browser: headless Chromium (Debian's `chromium`, driven by
  * playwright-core; no browser download) opens /explorer/ on a 4-validator devnet, sees a tx sent
  * over the JSON-RPC appear in the latest blocks, opens its page, takes validators offline and sees a
- * round change (3 of 4 keep going) and a halt (2 of 4). Screenshots go to test-artifacts/.
+ * round change (3 of 4 keep going) and a halt (2 of 4); on a network with the hub, an IBC transfer
+ * listed pending while the relayer is paused, then done with its packet's txs linked on both chains.
+ * Screenshots go to test-artifacts/.
  * Without Chromium on the machine this file skips, with one line saying why.
  */
 import { execFileSync } from 'node:child_process';
@@ -20,6 +22,12 @@ import type { SvmChain } from '../../src/network/svm-chain.js';
 import { createKeyPairSignerFromBytes, generateKeyPairSigner, lamports } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { signedWire } from '../svm/helpers.js';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { SigningStargateClient } from '@cosmjs/stargate';
+import { toBech32 } from '../../src/crypto/bech32.js';
+import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
+import type { HubChain } from '../../src/network/hub-chain.js';
+import type { Network } from '../../src/network/network.js';
 
 function findChromium(): string | undefined {
   if (process.env['CHROMIUM_PATH']) return process.env['CHROMIUM_PATH'];
@@ -138,4 +146,104 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
       await network.stop();
     }
   }, 60_000);
+});
+
+describe.skipIf(!executablePath)('the IBC view of the live explorer in headless Chromium', () => {
+  let network: Network;
+  let ibcBrowser: Browser;
+  let ibcPage: Page;
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    network = await startNetwork({
+      chains: [
+        { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
+        { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
+      ],
+    });
+    ibcBrowser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    ibcPage = await ibcBrowser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    network?.relayer?.resume();
+    await ibcBrowser?.close();
+    await network?.stop();
+  });
+
+  it('lists a transfer from the hub as pending while the relayer is paused, then done with its receive and acknowledge txs', async () => {
+    const page = ibcPage;
+    const hub = network.chains.find((c): c is HubChain => c.kind === 'hub')!;
+    const evm = network.evm!;
+    const receiver = toBech32(evm.internals.app.evm.bech32Prefix, Buffer.from(evm.accounts[1]!.address.slice(2), 'hex'));
+    network.relayer!.pause();
+
+    const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
+    const [from] = await wallet.getAccounts();
+    const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
+    const transfer = async (to: string, amount: string) => {
+      const r = await client.sendIbcTokens(from!.address, to, { denom: 'uhub', amount }, 'transfer', 'channel-0', undefined, Math.floor(Date.now() / 1000) + 600, { amount: [], gas: '300000' });
+      expect(r.code).toBe(0);
+      const seq = r.events.find((e) => e.type === 'send_packet')!.attributes.find((a) => a.key === 'packet_sequence')!.value;
+      return { hash: r.transactionHash, row: (state = '') => page.locator(`#ibc tr[data-packet="${hub.chainId}/channel-0/${seq}"]${state ? `[data-state="${state}"]` : ''}`) };
+    };
+    const sent = await transfer(receiver, '424242');
+
+    // Pending on the dashboard: the relayer has not received the packet on the EVM chain.
+    await page.goto(`${network.urls.routing}/explorer/`);
+    await page.waitForSelector('#live.ok', { timeout: 15_000 });
+    const pending = sent.row('TRANSFER_PENDING');
+    await pending.waitFor({ timeout: 15_000 });
+    expect(await pending.locator('.badge').innerText()).toBe('pending');
+    const text = await pending.innerText();
+    for (const s of [hub.chainId, evm.chainId, 'channel-0', '424242', 'uhub']) expect(text).toContain(s);
+    const sendHref = `#/tx/${sent.hash}?chain=${encodeURIComponent(hub.chainId)}`;
+    expect(await pending.locator('a[data-tx="send"]').getAttribute('href')).toBe(sendHref);
+    expect(await pending.locator('a[data-tx="receive"], a[data-tx="acknowledge"], a[data-tx="timeout"]').count()).toBe(0);
+    expect(await page.isVisible('#ibc-link')).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'explorer-ibc-pending.png'), fullPage: true });
+
+    // A second transfer re-renders the section: the link focused by keyboard keeps the focus.
+    await pending.locator('a[data-tx="send"]').focus();
+    const second = await transfer(receiver, '1000');
+    await second.row('TRANSFER_PENDING').waitFor({ timeout: 15_000 });
+    expect(await page.evaluate("document.activeElement && document.activeElement.getAttribute('href')")).toBe(sendHref);
+
+    // The relayer goes on: receive on the EVM chain, acknowledgement back on the hub.
+    await page.goto(`${network.urls.routing}/explorer/#/ibc`);
+    await pending.waitFor({ timeout: 10_000 });
+    network.relayer!.resume();
+    const done = sent.row('TRANSFER_SUCCESS');
+    await done.waitFor({ timeout: 20_000 });
+    await second.row('TRANSFER_SUCCESS').waitFor({ timeout: 20_000 });
+    expect(await done.locator('.badge').innerText()).toBe('done');
+    expect(await done.locator('a[data-tx="receive"]').getAttribute('href')).toMatch(new RegExp(`^#/tx/[0-9A-F]{64}\\?chain=${evm.chainId}$`));
+    expect(await done.locator('a[data-tx="acknowledge"]').getAttribute('href')).toMatch(new RegExp(`^#/tx/[0-9A-F]{64}\\?chain=${hub.chainId}$`));
+    expect(await done.locator('a[data-tx="timeout"]').count()).toBe(0);
+    // A receiver the EVM chain rejects: an error acknowledgement, the transfer failed with its error.
+    const bad = await transfer('not-an-address', '4343');
+    client.disconnect();
+    const failed = bad.row('TRANSFER_FAILURE');
+    await failed.waitFor({ timeout: 20_000 });
+    expect(await failed.locator('.badge').innerText()).toBe('failed');
+    expect((await failed.locator('.ibc-error').innerText()).length).toBeGreaterThan(0);
+    expect(await failed.locator('a[data-tx="acknowledge"]').count()).toBe(1);
+    expect(await page.locator('#ibc h2').innerText()).toContain('0 in flight, 2 done, 1 failed');
+    await page.screenshot({ path: join(artifacts, 'explorer-ibc.png'), fullPage: true });
+
+    // The receive tx opens on the EVM chain's tx page, by keyboard.
+    await done.locator('a[data-tx="receive"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('h2:text-is("Transaction")', { timeout: 10_000 });
+    expect(await page.locator('main').innerText()).toContain('recv_packet');
+    expect(await page.inputValue('#chain')).toBe(evm.chainId);
+    // The send tx opens on the hub's: the page switches chain.
+    await page.goto(`${network.urls.routing}/explorer/#/ibc`);
+    await page.locator(`#ibc a[href="${sendHref}"]`).click();
+    await page.waitForSelector('h2:text-is("Transaction")', { timeout: 10_000 });
+    const hubTx = await page.locator('main').innerText();
+    expect(hubTx).toContain(sent.hash);
+    expect(hubTx).toContain('send_packet');
+    expect(await page.inputValue('#chain')).toBe(hub.chainId);
+  }, 90_000);
 });

@@ -84,6 +84,8 @@ describe('/v2/fungible/route and /msgs', () => {
     const send = await post('/v2/fungible/msgs', { amount_in: '5', source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, dest_asset_denom: 'uhub', dest_asset_chain_id: hub.chainId, address_list: [hub.devAddresses[0], hub.devAddresses[2]] });
     expect(send.status).toBe(200);
     expect(JSON.parse(send.body.txs[0].cosmos_tx.msgs[0].msg)).toEqual({ from_address: hub.devAddresses[0], to_address: hub.devAddresses[2], amount: [{ denom: 'uhub', amount: '5' }] });
+    const evmSend = await post('/v2/fungible/msgs', { amount_in: '9', source_asset_denom: 'chainlet-native', source_asset_chain_id: evmId, dest_asset_denom: 'chainlet-native', dest_asset_chain_id: evmId, address_list: [network.evm!.accounts[0]!.address, network.evm!.accounts[1]!.address] });
+    expect(evmSend.body.txs[0].evm_tx).toEqual({ chain_id: evmId, to: network.evm!.accounts[1]!.address, value: '9', data: '', required_erc20_approvals: [], signer_address: network.evm!.accounts[0]!.address });
     const unknown = await post('/v2/fungible/route', { amount_in: '5', source_asset_denom: 'uatom', source_asset_chain_id: hub.chainId, dest_asset_denom: 'uatom', dest_asset_chain_id: evmCosmosId });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 5, message: expect.stringMatching(/no route found/) });

@@ -2,12 +2,13 @@
  * POST /v2/fungible/route, /v2/fungible/msgs and /v2/fungible/msgs_direct for the paths this
  * network really has (no swaps, no bridges but IBC):
  *
- *   same chain, same denom   bank_send: a MsgSend (Cosmos faces), a value transfer (EVM face)
+ *   same chain, same denom   bank_send: a MsgSend (Cosmos faces), a value transfer (EVM face), an
+ *                            unsigned SOL or SPL transfer (SVM chain)
  *   hub ↔ EVM chain          transfer over the relayer's channel: a MsgTransfer (Cosmos faces) or a
  *                            call of the ICS-20 precompile (EVM face); the denom it arrives as is a
  *                            voucher `ibc/<hash>`, or the native one when a voucher goes home
  *
- * Anything else (another denom, a chain with no path, the SVM chain) answers Skip's NotFound
+ * Anything else (another denom, a chain with no path, the SVM chain to another chain) answers Skip's NotFound
  * (code 5) naming why; malformed requests answer InvalidArgument (code 3). Amounts are exact:
  * no fees are taken on the way, so amount_out = amount_in.
  */
@@ -53,6 +54,7 @@ interface Side {
 
 type Plan =
   | { kind: 'bank_send'; src: Side; dst: Side; denom: string; amount: bigint }
+  | { kind: 'svm_send'; src: Side; dst: Side; denom: string; amount: bigint }
   | { kind: 'ibc'; src: Side; dst: Side; denomIn: string; denomOut: string; bankDenom: string; channel: string; counterpartyChannel: string; amount: bigint };
 
 // ---------------------------------------------------------------- decoding
@@ -123,7 +125,13 @@ async function plan(env: RoutingEnv, r: RouteRequest): Promise<Plan> {
   const src = side(env, r.sourceChainId);
   const dst = side(env, r.destChainId);
   const noRoute = (why: string) => new NotFoundError(`no route found from ${r.sourceDenom} on ${r.sourceChainId} to ${r.destDenom} on ${r.destChainId}: ${why}`);
-  if (src.type === 'svm' || dst.type === 'svm') throw noRoute('the SVM chain has no bridge to the other chains of this network, and its single-chain transfers are not routed yet');
+  if (src.type === 'svm' || dst.type === 'svm') {
+    if (src.rc !== dst.rc) throw noRoute('the SVM chain has no bridge to the other chains of this network');
+    const solAliases = new Set(['sol', 'SOL', 'solana-native']);
+    const same = r.sourceDenom === r.destDenom || (solAliases.has(r.sourceDenom) && solAliases.has(r.destDenom));
+    if (!same) throw noRoute('this network has no swap venues');
+    return { kind: 'svm_send', src, dst, denom: r.sourceDenom, amount: r.amount };
+  }
   if (src.rc === dst.rc) {
     if (r.destDenom !== r.sourceDenom && !(isNative(src, r.sourceDenom) && isNative(dst, r.destDenom))) throw noRoute('this network has no swap venues');
     if (src.type === 'evm' && !isNative(src, r.sourceDenom)) throw noRoute(`only the native denom moves on the EVM face of ${src.rc.chain.cosmosChainId} (use ${src.rc.chain.cosmosChainId} for bank denoms)`);
@@ -162,7 +170,7 @@ function routeJson(r: RouteRequest, p: Plan) {
   const amount = p.amount.toString();
   const chainIds = p.src.chainId === p.dst.chainId ? [p.src.chainId] : [p.src.chainId, p.dst.chainId];
   const operation =
-    p.kind === 'bank_send'
+    p.kind === 'bank_send' || p.kind === 'svm_send'
       ? { bank_send: { chain_id: p.src.chainId, denom: r.sourceDenom }, tx_index: 0, amount_in: amount, amount_out: amount }
       : {
           transfer: {
@@ -197,7 +205,7 @@ function routeJson(r: RouteRequest, p: Plan) {
     operations: [operation],
     chain_ids: chainIds,
     // A bank send within one chain needs the sender and the recipient there.
-    required_chain_addresses: p.kind === 'bank_send' ? [p.src.chainId, p.dst.chainId] : chainIds,
+    required_chain_addresses: p.kind === 'ibc' ? chainIds : [p.src.chainId, p.dst.chainId],
     does_swap: false,
     swap_venues: [],
     txs_required: 1,
@@ -210,6 +218,14 @@ function routeJson(r: RouteRequest, p: Plan) {
 // ---------------------------------------------------------------- messages
 
 function checkAddress(s: Side, address: string, role: string): void {
+  if (s.type === 'svm') {
+    try {
+      s.rc.parseHolder?.(address, s.chainId);
+    } catch {
+      throw new InvalidArgumentError(`invalid ${role} address "${address}" for chain ${s.chainId}: expected a base58 public key`);
+    }
+    return;
+  }
   if (s.type === 'evm') {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InvalidArgumentError(`invalid ${role} address "${address}" for chain ${s.chainId}: expected a 0x address`);
     return;
@@ -223,12 +239,18 @@ function checkAddress(s: Side, address: string, role: string): void {
   if (prefix !== s.rc.chain.bech32Prefix) throw new InvalidArgumentError(`invalid ${role} address "${address}" for chain ${s.chainId}: expected bech32 with prefix "${s.rc.chain.bech32Prefix}"`);
 }
 
-function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
+async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
   const [from, to] = addresses as [string, string];
   checkAddress(p.src, from, 'sender');
   checkAddress(p.dst, to, 'receiver');
   const amount = p.amount.toString();
   const path = p.src.chainId === p.dst.chainId ? [p.src.chainId] : [p.src.chainId, p.dst.chainId];
+  if (p.kind === 'svm_send') {
+    const tx = await p.src.rc.unsignedTransfer?.(from, to, p.denom, p.amount);
+    if (tx === undefined) throw new NotFoundError(`no route found: unknown denom ${p.denom} on ${p.src.chainId}`);
+    const svmTx = { chain_id: p.src.chainId, signer_address: from, tx };
+    return { msgs: [{ svm_tx: svmTx }], txs: [{ svm_tx: svmTx, operations_indices: [0] }] };
+  }
   if (p.src.type === 'evm') {
     const evmTx =
       p.kind === 'bank_send'
@@ -284,7 +306,7 @@ export async function handleRoute(ctx: RouteContext, r: RouteRequest): Promise<R
 export async function handleMsgs(ctx: RouteContext, r: MsgsRequest): Promise<Reply> {
   const p = await plan(ctx.env, r);
   const route = routeJson(r, p);
-  return json({ ...msgsFor(p, addressesFor(route, r.addresses), r.timeoutSeconds), estimated_fees: [] });
+  return json({ ...(await msgsFor(p, addressesFor(route, r.addresses), r.timeoutSeconds)), estimated_fees: [] });
 }
 
 export async function handleMsgsDirect(ctx: RouteContext, r: MsgsDirectRequest): Promise<Reply> {
@@ -296,6 +318,6 @@ export async function handleMsgsDirect(ctx: RouteContext, r: MsgsDirectRequest):
     return a;
   });
   // The same chain twice (a bank send) needs a sender and a recipient: the map gives one address per chain.
-  if (p.kind === 'bank_send') throw new InvalidArgumentError('msgs_direct routes transfers between chains; for a send within one chain use /v2/fungible/msgs with address_list [sender, recipient]');
-  return json({ ...msgsFor(p, addresses, r.timeoutSeconds), route, estimated_fees: [] });
+  if (p.kind !== 'ibc') throw new InvalidArgumentError('msgs_direct routes transfers between chains; for a send within one chain use /v2/fungible/msgs with address_list [sender, recipient]');
+  return json({ ...(await msgsFor(p, addresses, r.timeoutSeconds)), route, estimated_fees: [] });
 }
