@@ -9,12 +9,11 @@ import { createPublicClient, createWalletClient, defineChain, http, parseAbi, pa
 import { privateKeyToAccount } from 'viem/accounts';
 import { StargateClient } from '@cosmjs/stargate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeConfig } from '../../src/config/defaults.js';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { denomHashHex, escrowAddress } from '../../src/ibc/keys.js';
 import type { HubChain } from '../../src/network/hub-chain.js';
-import { startNetwork, type Network } from '../../src/network/network.js';
-import { FAST_CONSENSUS, TEST_PORTS } from '../helpers/node.js';
+import type { Network } from '../../src/network/network.js';
+import { startEvmHubNetwork } from '../helpers/ibc-network.js';
 
 const ICS20 = '0x0000000000000000000000000000000000000802' as const;
 const abi = parseAbi([
@@ -27,13 +26,7 @@ let network: Network;
 let hub: HubChain;
 
 beforeAll(async () => {
-  network = await startNetwork({
-    chains: [
-      { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
-      { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
-    ],
-  });
-  hub = network.chains.find((c): c is HubChain => c.kind === 'hub')!;
+  ({ network, hub } = await startEvmHubNetwork());
 });
 afterAll(async () => {
   await network?.stop();

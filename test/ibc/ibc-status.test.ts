@@ -8,26 +8,19 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { SigningStargateClient } from '@cosmjs/stargate';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeConfig } from '../../src/config/defaults.js';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { denomHashHex } from '../../src/ibc/keys.js';
 import type { HubChain } from '../../src/network/hub-chain.js';
-import { startNetwork, type Network } from '../../src/network/network.js';
-import { FAST_CONSENSUS, TEST_PORTS } from '../helpers/node.js';
+import type { Network } from '../../src/network/network.js';
+import { startEvmHubNetwork } from '../helpers/ibc-network.js';
 
 let network: Network;
 let hub: HubChain;
 let url: string;
 
 beforeAll(async () => {
-  network = await startNetwork({
-    chains: [
-      { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
-      { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
-    ],
-  });
-  hub = network.chains.find((c): c is HubChain => c.kind === 'hub')!;
+  ({ network, hub } = await startEvmHubNetwork());
   url = network.urls.routing!;
 });
 afterAll(async () => {

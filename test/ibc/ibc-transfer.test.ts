@@ -8,13 +8,12 @@ import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from '@cosmjs/pro
 import { GasPrice, QueryClient, setupIbcExtension, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeConfig } from '../../src/config/defaults.js';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { denomHashHex, escrowAddress } from '../../src/ibc/keys.js';
 import type { HubChain } from '../../src/network/hub-chain.js';
-import { startNetwork, type Network } from '../../src/network/network.js';
-import { FAST_CONSENSUS, TEST_PORTS } from '../helpers/node.js';
+import type { Network } from '../../src/network/network.js';
+import { startEvmHubNetwork } from '../helpers/ibc-network.js';
 
 let network: Network;
 let hub: HubChain;
@@ -23,13 +22,7 @@ let evmPrefix: string;
 const voucherOnEvm = `ibc/${denomHashHex('transfer/channel-0/uhub')}`;
 
 beforeAll(async () => {
-  network = await startNetwork({
-    chains: [
-      { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
-      { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
-    ],
-  });
-  hub = network.chains.find((c): c is HubChain => c.kind === 'hub')!;
+  ({ network, hub } = await startEvmHubNetwork());
   evmRpc = network.evm!.urls.rpc!;
   evmPrefix = network.evm!.internals.app.evm.bech32Prefix;
 });
