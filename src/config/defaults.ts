@@ -83,6 +83,7 @@ export function defaultConfig(): NodeConfig {
       stalledTimeoutMs: 10 * 60_000,
       prices: {},
       publicUrl: '',
+      erc20Tokens: [],
     },
     // devnet: on for the in-memory devnet profile; startNode({ home }) and `chainlet init` turn it off.
     evm: { minGasPrice: 0n, devnet: true },

@@ -21,6 +21,8 @@ export interface ConfigKey {
   choices?: readonly string[];
   /** A listen address (`host:port`, optionally `tcp://`), checked when parsed; `'or-empty'`: "" turns the server off. */
   address?: true | 'or-empty';
+  /** Each item of the list is a 0x address (20 bytes: 0x and 40 hex digits). */
+  hexAddresses?: true;
 }
 
 const k = (
@@ -30,12 +32,13 @@ const k = (
   path: ConfigKey['path'],
   kind: KeyKind,
   doc: string,
-  extra: Pick<ConfigKey, 'choices' | 'address'> = {},
+  extra: Pick<ConfigKey, 'choices' | 'address' | 'hexAddresses'> = {},
 ): ConfigKey => ({ file, section, name, path, kind, doc, ...extra });
 
 /** The JSON-RPC namespaces `[json-rpc] api` may name (Cosmos EVM's set; devnet control is `[evm] devnet`). */
 export const JSON_RPC_NAMESPACES = ['eth', 'web3', 'net', 'txpool', 'debug', 'personal', 'admin', 'miner'] as const;
 const address = { address: true } as const;
+const HEX_ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
 export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('config', '', 'moniker', ['moniker'], 'string', 'A custom human readable name for this node'),
@@ -109,6 +112,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('app', 'routing', 'stalled-timeout', ['routing', 'stalledTimeoutMs'], 'duration', 'A pending tx that makes no progress is abandoned after this'),
   k('app', 'routing', 'prices', ['routing', 'prices'], 'map', 'USD price per display unit, by denom or contract address'),
   k('app', 'routing', 'public-url', ['routing', 'publicUrl'], 'string', 'Base URL used in explorer links (default: the listen address)'),
+  k('app', 'routing', 'erc20-tokens', ['routing', 'erc20Tokens'], 'list', 'ERC20 contracts /v2/fungible/assets lists (besides those seen moving on chain)', { hexAddresses: true }),
   k('app', 'evm', 'min-gas-price', ['evm', 'minGasPrice'], 'bigint', 'Minimum gas price (wei) accepted by the mempool'),
   k('app', 'evm', 'devnet', ['evm', 'devnet'], 'bool', 'Enable devnet control methods (evm_*, anvil_*, hardhat_*)'),
 ]);
@@ -141,6 +145,7 @@ export function formatDuration(ms: number): string {
 /** What a key accepts, in words, for error messages and `--help`. */
 export function describeAccepted(key: ConfigKey): string {
   if (key.choices) return key.kind === 'list' ? `a comma-separated list of ${key.choices.join(', ')}` : `one of ${key.choices.join(', ')}`;
+  if (key.hexAddresses) return 'a comma-separated list of 0x addresses, 40 hex digits each';
   if (key.address) return `a listen address host:port (port 0-65535), e.g. 127.0.0.1:8545 or tcp://0.0.0.0:26657${key.address === 'or-empty' ? ' ("" turns the server off)' : ''}`;
   switch (key.kind) {
     case 'string':
@@ -186,6 +191,7 @@ export function parseKeyValue(key: ConfigKey, raw: unknown): unknown {
     const items = Array.isArray(v) ? (v as string[]) : [v as string];
     if (items.some((x) => !key.choices!.includes(x))) bad();
   }
+  if (key.hexAddresses && (v as string[]).some((x) => !HEX_ADDRESS_RE.test(x))) bad();
   // An empty address turns that server off (as `laddr = ""` does in CometBFT).
   if (key.address && !(key.address === 'or-empty' && v === '')) {
     try {

@@ -99,6 +99,8 @@ export interface RoutingConfig {
   stalledTimeoutMs: number;
   prices: Record<string, string>;
   publicUrl: string;
+  /** ERC20 contracts (0x addresses) /v2/fungible/assets lists besides those seen on chain. */
+  erc20Tokens: string[];
 }
 
 export interface EvmConfig {

@@ -28,7 +28,8 @@ import { newEthService, type EthService } from '../rpc/eth/service.js';
 import { getApiKeyStore } from '../rpc/routing/api-keys.js';
 import { chainNameOf, outcomeOf, type BlockSummary, type EthTxSummary, type HostedChain, type PooledTx, type RoutingChain, type RoutingEnv } from '../rpc/routing/env.js';
 import { ethermintFace, ethermintRecords } from '../rpc/routing/chains.js';
-import { ethermintNativeAssets, storeVouchers } from '../rpc/routing/assets.js';
+import { ethermintNativeAssets, storeVouchers, tokenAsset } from '../rpc/routing/assets.js';
+import { Erc20Tokens } from '../rpc/routing/erc20-tokens.js';
 import type { TxOutcome } from '../rpc/routing/tx-status.js';
 import { readErc20 } from '../rpc/routing/erc20-read.js';
 import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type RoutingApi } from '../rpc/routing/server.js';
@@ -313,6 +314,7 @@ export function evmRoutingChain(node: ChainletNode): RoutingChain {
     evmChainId: node.evmChainId,
     appState: node.genesis.appState,
     app,
+    erc20Tokens: node.config.routing.erc20Tokens,
     checkTx: (tx) => mempool.checkTx(tx),
     pooledTx(hash) {
       const t = mempool.get(hash);
@@ -334,6 +336,8 @@ export interface EvmRoutingParts {
   /** The genesis app_state (display denom, decimals). */
   appState: unknown;
   app: AppConnQuery & { readonly evm: EvmView; ibcStore?(): IbcStore };
+  /** `[routing] erc20-tokens`: ERC20 contracts listed by /v2/fungible/assets besides those seen on chain. */
+  erc20Tokens?: readonly string[];
   checkTx(tx: Uint8Array): Promise<ResponseCheckTx>;
   pooledTx(hash: Uint8Array): PooledTx | undefined;
   /** A committed tx by its CometBFT hash; undefined: the chain indexes no txs. */
@@ -358,6 +362,9 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
     // A node of this emulator is always a development network.
     isTestnet: true,
   });
+  // The registered ERC20s, and those whose Transfer logs committed blocks carry from now on.
+  const erc20s = new Erc20Tokens(parts.erc20Tokens ?? [], evm.common, () => evm.stateAt(evm.latestHeight()));
+  const offBlock = evm.onBlock((_block, receipts) => erc20s.observe(receipts));
 
   async function ethDetails(ethHash: Uint8Array): Promise<{ height: number; index: number; eth: EthTxSummary; raw: Uint8Array } | undefined> {
     const loc = await evm.getTransaction(ethHash);
@@ -393,8 +400,13 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
     },
 
     ...(app.ibcStore ? { voucherBalance: async (holder: Uint8Array, denom: string) => voucherOf(app.ibcStore!(), holder, denom) } : {}),
-    // No ERC20 registry exists (config or genesis): the native denom on both faces, and the vouchers received.
-    assets: async () => [...ethermintNativeAssets(chain), ...(app.ibcStore ? storeVouchers(app.ibcStore(), chain.cosmosChainId) : [])],
+    // The native denom on both faces, the ERC20s (registered or seen) on the EVM face, the vouchers received.
+    async assets() {
+      const tokens = (await erc20s.list()).map((t) => tokenAsset(chain.evmChainId, t.address, { ...t.meta, isEvm: true }));
+      return [...ethermintNativeAssets(chain), ...tokens, ...(app.ibcStore ? storeVouchers(app.ibcStore(), chain.cosmosChainId) : [])];
+    },
+    start: () => erc20s.check(),
+    stop: () => void offBlock(),
     async nativeBalance(address) {
       const res = await app.query({ path: `/evm/balance/0x${toHex(address)}`, data: new Uint8Array(0), height: 0, prove: false });
       if (res.code !== 0 || !res.value) throw new Error(`balance query failed: ${res.log}`);

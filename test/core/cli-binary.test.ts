@@ -75,7 +75,11 @@ function nonDefault(key: ConfigKey, i: number): { args: string[]; expect: (print
       return { args: [flag, `${ms}ms`], expect: (p) => expect(parseDurationMs(p as string), flag).toBe(ms) };
     }
     case 'list': {
-      const v = key.choices ? [...JSON_RPC_NAMESPACES].filter((n) => !(def as string[]).includes(n)).slice(0, 2) : ['a.example', 'b.example'];
+      const v = key.choices
+        ? [...JSON_RPC_NAMESPACES].filter((n) => !(def as string[]).includes(n)).slice(0, 2)
+        : key.hexAddresses
+          ? ['0x5FbDB2315678afecb367f032d93F642f64180aa3', '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512']
+          : ['a.example', 'b.example'];
       return { args: [flag, v.join(',')], expect: same(v) };
     }
     case 'map':

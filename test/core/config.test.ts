@@ -41,6 +41,19 @@ describe('config', () => {
     expect(() => overridesFromFlags({ 'rpc.unsafe': 'maybe' })).toThrow(/invalid value "maybe" for --rpc.unsafe: expected true or false/);
   });
 
+  it('reads [routing] erc20-tokens from app.toml and --routing.erc20-tokens, and refuses a non-address', () => {
+    const a = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const b = '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512';
+    expect(defaultConfig().routing.erc20Tokens).toEqual([]);
+    expect((overridesFromFlags({ 'routing.erc20-tokens': `${a}, ${b}` }) as any).routing).toEqual({ erc20Tokens: [a, b] });
+    expect((overridesFromToml('app', parse(`[routing]\nerc20-tokens = ["${a}"]\n`)) as any).routing).toEqual({ erc20Tokens: [a] });
+    expect(parse(renderToml('app', { ...defaultConfig(), routing: { ...defaultConfig().routing, erc20Tokens: [a] } }))).toMatchObject({ routing: { 'erc20-tokens': [a] } });
+    expect(() => overridesFromFlags({ 'routing.erc20-tokens': `${a},0x1234` })).toThrow(
+      `invalid value "${a},0x1234" for --routing.erc20-tokens: expected a comma-separated list of 0x addresses, 40 hex digits each`,
+    );
+    expect(() => overridesFromToml('app', parse('[routing]\nerc20-tokens = ["usdc"]\n'))).toThrow('invalid value ["usdc"] for routing.erc20-tokens: expected a comma-separated list of 0x addresses');
+  });
+
   it('parses Go durations', () => {
     expect(parseDurationMs('2m0s')).toBe(120_000);
     expect(parseDurationMs('1h30m')).toBe(5_400_000);

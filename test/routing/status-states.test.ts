@@ -84,6 +84,7 @@ class ScriptedChain {
         stalledTimeoutMs: STALLED_MS,
         prices: {},
         publicUrl: '',
+        erc20Tokens: [],
       },
       logger: pino({ level: 'silent' }),
       apiKeys: new MemoryApiKeyStore(),

@@ -112,6 +112,7 @@ export async function startCometFront(opts: CometFrontOptions): Promise<CometFro
         evmChainId: Number(view.chainId),
         appState: home.genesis.appState,
         app,
+        erc20Tokens: config.routing.erc20Tokens,
         checkTx: (tx) => txpool.submit(tx),
         pooledTx: (hash) => txpool.pooled(hash),
         indexedTx: (hash) => comet.tx(hash),

@@ -103,6 +103,11 @@ export interface RoutingChain {
   balance?(holder: Uint8Array, denom: string): Promise<{ amount: bigint; decimals: number; priceKeys: string[] }>;
   submitTx?(tx: Uint8Array): Promise<{ hash: Uint8Array; display: string }>;
   displayHash?(hash: Uint8Array): string;
+  /**
+   * An unsigned transfer of `amount` of `denom` from `from` to `to` on this chain, in its own wire
+   * form (an SVM chain: a base64 transaction for the sender to sign). Undefined for an unknown denom.
+   */
+  unsignedTransfer?(from: string, to: string, denom: string, amount: bigint): Promise<string | undefined>;
   /** An IBC voucher's (`ibc/<hash>`) balance and its base denom, on a chain with IBC. */
   voucherBalance?(holder: Uint8Array, denom: string): Promise<{ amount: bigint; base: string } | undefined>;
   /**
@@ -112,6 +117,13 @@ export interface RoutingChain {
    * the network's IBC paths.
    */
   assets?(): Promise<AssetInfo[]>;
+  /**
+   * Called when the routing API starts, before it listens: checks what the adapter was configured
+   * with (an EVM chain's `[routing] erc20-tokens`); a problem throws and the start fails.
+   */
+  start?(): Promise<void>;
+  /** Called when the routing API stops (or its start failed): drops what the adapter subscribed to. */
+  stop?(): void;
   /** Its records for /v2/info/chains. */
   records(baseUrl: string): ChainRecord[];
   gasPrices(): GasPriceTiers;

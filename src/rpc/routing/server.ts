@@ -121,20 +121,37 @@ export async function startRoutingServer(env: RoutingEnv, opts: RoutingServerOpt
   const tracker = new TxTracker(env, { submittedMs: cfg.submittedTimeoutMs, stalledMs: cfg.stalledTimeoutMs });
   let base = cfg.publicUrl.replace(/\/+$/, '');
   const ctx: RouteContext = { env, tracker, prices, baseUrl: () => base };
-  const server = await startHttpServer({
-    host: opts.host,
-    port: opts.port,
-    backend: opts.backend,
-    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
-    maxHeaderBytes: 16 * 1024,
-    maxOpenConnections: 0,
-    // The Skip Go API is called from browsers (widgets); keys are sent by backends, not cookies.
-    cors: { allowedOrigins: ['*'], allowedMethods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'Authorization', 'Accept'] },
-    onHttp: createHandler(ctx, gate, env.logger),
-    onBodyTooLarge: () => JSON.stringify({ code: 3, message: 'request body too large', details: [] }),
-    logger: env.logger,
-  });
+  const stopChains = () => {
+    for (const c of env.chains) c.stop?.();
+  };
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    for (const c of env.chains) await c.start?.();
+    server = await startHttpServer({
+      host: opts.host,
+      port: opts.port,
+      backend: opts.backend,
+      maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
+      maxHeaderBytes: 16 * 1024,
+      maxOpenConnections: 0,
+      // The Skip Go API is called from browsers (widgets); keys are sent by backends, not cookies.
+      cors: { allowedOrigins: ['*'], allowedMethods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'Authorization', 'Accept'] },
+      onHttp: createHandler(ctx, gate, env.logger),
+      onBodyTooLarge: () => JSON.stringify({ code: 3, message: 'request body too large', details: [] }),
+      logger: env.logger,
+    });
+  } catch (err) {
+    stopChains();
+    throw err;
+  }
   if (base === '') base = server.url;
   env.logger.info({ url: server.url, keys: env.apiKeys.path ?? 'memory' }, 'routing API listening');
-  return { url: server.url, apiKeys: env.apiKeys, stop: () => server.stop() };
+  return {
+    url: server.url,
+    apiKeys: env.apiKeys,
+    stop: async () => {
+      stopChains();
+      await server.stop();
+    },
+  };
 }
