@@ -106,7 +106,7 @@ describe('GET /v2/info/chains', () => {
 
 describe('unknown routes', () => {
   it('answers 404 code 5 and 405 for a wrong method', async () => {
-    const r = await getJson(`${f.url}/v2/fungible/route`);
+    const r = await getJson(`${f.url}/v2/no/such/route`);
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ code: 5, message: 'Not Found', details: [] });
     const m = await fetch(`${f.url}/v2/tx/submit`);

@@ -99,6 +99,17 @@ describe('/v2/fungible/route and /msgs', () => {
 });
 
 describe("@skip-go/client's route, messages and executeRoute", () => {
+  it('messagesDirect answers the route and its MsgTransfer; a bad request rejects with the API error', async () => {
+    const skip = await import('@skip-go/client');
+    skip.setApiOptions({ apiUrl: url });
+    const direct = await skip.messagesDirect({ amountIn: '10', sourceAssetDenom: 'uhub', sourceAssetChainId: hub.chainId, destAssetDenom: uhubOnEvm, destAssetChainId: evmCosmosId, chainIdsToAddresses: { [hub.chainId]: hub.devAddresses[0]!, [evmCosmosId]: evmBech(2) } });
+    expect(direct?.route).toMatchObject({ sourceAssetChainId: hub.chainId, destAssetChainId: evmCosmosId, doesSwap: false });
+    const tx = direct?.txs?.[0] as { cosmosTx?: { chainId: string; msgs: { msgTypeUrl: string }[] } } | undefined;
+    expect(tx?.cosmosTx?.msgs[0]?.msgTypeUrl).toBe('/ibc.applications.transfer.v1.MsgTransfer');
+    await expect(skip.route({ amountIn: '10', sourceAssetDenom: 'uhub', sourceAssetChainId: 'nowhere-1', destAssetDenom: 'uhub', destAssetChainId: hub.chainId })).rejects.toThrow(/chain ID not supported/);
+    await expect(skip.route({ amountIn: '10', sourceAssetDenom: 'uhub', sourceAssetChainId: hub.chainId, destAssetDenom: native, destAssetChainId: evmCosmosId })).rejects.toThrow(/no route found/);
+  });
+
   it('hub → EVM chain with a cosmjs signer to STATE_COMPLETED_SUCCESS; the callbacks see the transfer', async () => {
     const skip = await import('@skip-go/client');
     skip.setClientOptions({ apiUrl: url, endpointOptions: { getRpcEndpointForChain: async (id: string) => (id === hub.chainId ? hub.urls.rpc! : network.evm!.urls.rpc!) } });
