@@ -58,6 +58,7 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
   // IBC needs the relayer funded in both geneses: the devnet ones are; a home's or a given genesis is the user's (docs/network.md).
   const devnetEvm = opts.chains.find((c): c is EvmChainSpec => c.kind === 'evm' && !c.home && !c.genesis);
   const wantsIbc = opts.ibc !== false && devnetEvm !== undefined && opts.chains.some((c) => c.kind === 'hub');
+  const ibcSkipped = opts.ibc !== false && !wantsIbc && opts.chains.some((c) => c.kind === 'evm') && opts.chains.some((c) => c.kind === 'hub');
   const stopAll = async () => {
     await relayer?.stop();
     packets?.stop();
@@ -98,6 +99,7 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
       const path = relayer.status().paths[0]!;
       packets.connect({ chainId: path.chainA, port: 'transfer', channel: path.channelA }, { chainId: path.chainB, port: 'transfer', channel: path.channelB });
     }
+    if (ibcSkipped && evms[0]) evms[0].logger.warn('IBC is off: the EVM chain runs a home or given genesis, which does not fund the relayer (start without --home for IBC: docs/network.md)');
     const otherCometChains = hubs.flatMap((hub) => (hub.urls.rpc ? [{ chainId: hub.chainId, rpc: hub.urls.rpc, ws: hub.urls.rpcWs }] : []));
     if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains, ...(packets ? { ibcPackets: (n: number) => packets!.recent(n) } : {}) }, packets && ((chainId, hash) => packets!.transfersOf(chainId, hash)), {
         ...(relayer ? { ibcPaths: relayer.status().paths.map((p) => ({ chainA: p.chainA, channelA: p.channelA, chainB: p.chainB, channelB: p.channelB })) } : {}),
