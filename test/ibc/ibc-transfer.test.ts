@@ -189,3 +189,25 @@ describe('IBC between the EVM chain and the hub', () => {
     client.disconnect();
   });
 });
+
+describe('stopping a network whose relayer waits on a halted chain', () => {
+  it('returns: the relayer gives up the tx it waits for', async () => {
+    const { network: net, hub: h } = await startEvmHubNetwork();
+    try {
+      const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
+      const [from] = await wallet.getAccounts();
+      const client = await SigningStargateClient.connectWithSigner(h.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
+      net.relayer!.pause();
+      const receiver = toBech32(net.evm!.internals.app.evm.bech32Prefix, Buffer.from(net.evm!.accounts[1]!.address.slice(2), 'hex'));
+      const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: '5' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+      expect(r.code).toBe(0);
+      client.disconnect();
+      // The EVM chain's only validator goes offline: it makes no more blocks, the relayer's receive waits.
+      net.evm!.setValidatorOnline(0, false);
+      void net.relayer!.flush().catch(() => undefined);
+      await new Promise((res) => setTimeout(res, 200));
+    } finally {
+      await net.stop();
+    }
+  });
+});

@@ -84,6 +84,8 @@ export class Relayer {
   private a!: End;
   private b!: End;
   private readonly subs: Subscription[] = [];
+  /** The subscriptions of txs waiting for their block: cancelled at stop (a halted chain never answers). */
+  private readonly waiting = new Set<Subscription>();
   /** Packets by `<source chain id>/<sequence>` (one channel per chain pair). */
   private readonly packets = new Map<string, TrackedPacket & { from: 'a' | 'b' }>();
   private running: Promise<void> = Promise.resolve();
@@ -197,6 +199,7 @@ export class Relayer {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const s of this.subs) s.cancel('relayer stopped');
+    for (const s of this.waiting) s.cancel('relayer stopped');
     await this.running.catch(() => undefined);
   }
 
@@ -320,7 +323,9 @@ export class Relayer {
     for (let attempt = 0; ; attempt++) {
       const tx = signRelayTx({ key: c.key, chainId: c.chainId, accountNumber: end.accountNumber, sequence: end.sequence, msgs: msgs.map(encodeIbcMsg), gasLimit: this.gasLimit, fee: { denom: c.feeDenom, amount: c.gasPrice() * this.gasLimit }, memo: 'chainlet-relayer' });
       const hash = Buffer.from(sha256(tx)).toString('hex').toUpperCase();
+      if (this.stopped) throw new Error('relayer stopped');
       const sub = c.subscribe(`tm.event = 'Tx' AND tx.hash = '${hash}'`, `relayer-wait-${hash}`);
+      this.waiting.add(sub);
       try {
         const check = await c.broadcastTx(tx);
         if (check.code !== 0) {
@@ -339,6 +344,7 @@ export class Relayer {
         if (r.code !== 0) throw new Error(`relayer tx failed on ${c.chainId} (code ${r.code}): ${r.log}`);
         return r.events;
       } finally {
+        this.waiting.delete(sub);
         sub.cancel('done');
       }
     }
