@@ -85,7 +85,10 @@ export class IbcStore {
   }
 
   copy(): IbcStore {
-    return new IbcStore(new Map(this.map));
+    const c = new IbcStore(new Map(this.map));
+    // Same entries, same root: a block that writes nothing to IBC does not rehash the store.
+    c.cachedRoot = this.cachedRoot;
+    return c;
   }
 
   /** The keys written since the last call, with their current values (undefined: deleted). */

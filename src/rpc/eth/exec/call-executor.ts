@@ -160,8 +160,16 @@ export class CallExecutor {
   private async createEvm(): Promise<PooledEvm> {
     this.common ??= fastCommon(this.view.common);
     // params: {} — the chain Common already holds the EVM parameters (see app/chain-common.ts).
-    const ics20: NonNullable<PooledEvm['ics20']> = { ctx: undefined, world: () => this.view.ibcCallContext?.() };
-    const evm = await createEVM({ common: this.common, blockchain: this.blockHashes, params: {}, customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] });
+    const ics20: NonNullable<PooledEvm['ics20']> = { active: false, caller: undefined, ctx: undefined, world: () => this.view.ibcCallContext?.() };
+    const host = () => {
+      if (!ics20.active) return undefined;
+      if (!ics20.ctx) {
+        const world = ics20.world();
+        ics20.ctx = world && { ...world, caller: ics20.caller, events: [] };
+      }
+      return ics20.ctx;
+    };
+    const evm = await createEVM({ common: this.common, blockchain: this.blockHashes, params: {}, customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(host) }] });
     return { evm, hooks: new EvmHooks(evm), ics20 };
   }
 }

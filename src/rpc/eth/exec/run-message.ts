@@ -60,8 +60,11 @@ export interface RunOptions {
 export interface PooledEvm {
   evm: EVM;
   hooks: EvmHooks;
-  /** The ICS-20 precompile's context while this EVM runs a message (set per message). */
-  ics20?: { ctx: Ics20Context | undefined; world: () => IbcCallContext | undefined };
+  /**
+   * The ICS-20 precompile's context while this EVM runs a message: made on the precompile's first
+   * call in that message (the store copy it needs is not paid by calls that never reach it).
+   */
+  ics20?: { active: boolean; caller: Uint8Array | undefined; ctx: Ics20Context | undefined; world: () => IbcCallContext | undefined };
 }
 
 export async function runMessage(p: PooledEvm, state: OverlayState, block: Block, msg: CallMessage, opts: RunOptions): Promise<MessageResult> {
@@ -109,8 +112,9 @@ export async function runMessage(p: PooledEvm, state: OverlayState, block: Block
   const execLimit = msg.gasLimit - intrinsic;
   let res;
   if (p.ics20) {
-    const world = p.ics20.world();
-    p.ics20.ctx = world && { ...world, caller: msg.to && isIcs20Precompile(msg.to.bytes) ? msg.from.bytes : undefined, events: [] };
+    p.ics20.active = true;
+    p.ics20.caller = msg.to && isIcs20Precompile(msg.to.bytes) ? msg.from.bytes : undefined;
+    p.ics20.ctx = undefined;
   }
   try {
     res = await evm.runCall({
@@ -126,7 +130,10 @@ export async function runMessage(p: PooledEvm, state: OverlayState, block: Block
     });
   } finally {
     hooks.track(undefined);
-    if (p.ics20) p.ics20.ctx = undefined;
+    if (p.ics20) {
+      p.ics20.active = false;
+      p.ics20.ctx = undefined;
+    }
   }
 
   // ── RESULTS ──
