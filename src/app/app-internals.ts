@@ -20,4 +20,6 @@ export interface AppInternals {
   meta(): AppMeta | undefined;
   /** Replaces the in-memory meta (the caller has written it) and drops a finalized-but-uncommitted block. */
   setMeta(meta: AppMeta): void;
+  /** Re-reads the IBC store from the db (after devnet control rewrote it). */
+  reloadIbc?(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /**
  * Re-reads the app from its db after devnet control rewrote the db underneath (evm_revert,
  * anvil_loadState): the meta, the live and check states at the committed root, the block hashes
- * BLOCKHASH reads, and no stale cached blocks. Runs between blocks only.
+ * BLOCKHASH reads, the IBC store, and no stale cached blocks. Runs between blocks only.
  */
 import type { AppInternals } from './app-internals.js';
 import { EvmAppError } from './errors.js';
@@ -14,6 +14,7 @@ export async function reloadApp(app: AppInternals): Promise<void> {
   app.view.clearCache();
   app.txCache.clear();
   app.auth.reset();
+  await app.reloadIbc?.();
   const root = committedRoot(meta);
   const rt = app.runtime();
   rt.state.clearCaches();

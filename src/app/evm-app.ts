@@ -361,13 +361,20 @@ export class EvmApp implements Application {
 
   /** What a Cosmos tx needs of the chain (simulate uses it too). */
   cosmosEnv(config: AppChainConfig, height: number, baseFee: bigint, ibc?: IbcStore, timeNs = 0n): CosmosChainEnv {
-    return { chainId: config.cometChainId, denom: config.denom, bech32Prefix: config.bech32Prefix, auth: this.auth, minGasPrice: this.minGasPrice(), baseFee, height, ...(ibc ? { ibc: { store: ibc, timeNs } } : {}) };
+    return { chainId: config.cometChainId, denom: config.denom, bech32Prefix: config.bech32Prefix, auth: this.auth, minGasPrice: this.minGasPrice(), baseFee, height, ...(ibc ? { ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) } } : {}) };
   }
 
   /** The committed IBC store (read only: the relayer and the routing API read clients, packets and vouchers). */
   ibcStore(): IbcStore {
     return this.ibc;
   }
+
+  /** Restricts client, handshake and packet messages to these 20-byte addresses (the network's relayer). */
+  setIbcRelayers(addresses: Uint8Array[]): void {
+    this.ibcRelayers = new Set(addresses.map((a) => Buffer.from(a).toString('hex')));
+  }
+
+  private ibcRelayers: ReadonlySet<string> | undefined;
 
   // ---------------------------------------------------------------- lifecycle
 
@@ -393,6 +400,11 @@ export class EvmApp implements Application {
       setMeta: (meta) => {
         this.meta = meta;
         this.pending = undefined;
+      },
+      reloadIbc: async () => {
+        const map = new Map<string, Uint8Array>();
+        for await (const [k, v] of this.store.ibc.iterator()) map.set(k, v);
+        this.ibc = new IbcStore(map);
       },
     };
   }

@@ -100,7 +100,7 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
         if (gasUsed + tx.gasLimit > env.gasLimit) throw blockGasExhausted(tx.gasLimit, env.gasLimit - gasUsed);
         if (ibc) {
           ibc.store.checkpoint();
-          ics20.ctx = { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: isIcs20Precompile(tx.to?.bytes) ? sender.bytes : undefined, events: ibcEvents };
+          ics20.ctx = { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: isIcs20Precompile(tx.to?.bytes) ? sender.bytes : undefined, value: tx.value, events: ibcEvents };
         }
         result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
       } catch (e) {

@@ -424,8 +424,8 @@ async function recvPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, e
     events.push(...appEvents);
     events.push(ev('fungible_token_packet', ['sender', data.sender], ['receiver', data.receiver], ['denom', data.denom], ['amount', data.amount], ['memo', data.memo ?? ''], ['success', 'true']));
   } catch (e) {
-    if (!(e instanceof CosmosTxError)) throw e;
     await ctx.cache.revert();
+    if (!(e instanceof CosmosTxError)) throw e;
     ack = errorAck(e.code);
     events.push(ev('fungible_token_packet', ['sender', data?.sender ?? ''], ['receiver', data?.receiver ?? ''], ['denom', data?.denom ?? ''], ['amount', data?.amount ?? ''], ['memo', data?.memo ?? ''], ['success', 'false'], ['error', e.log]));
   }

@@ -37,6 +37,8 @@ export interface Ics20Context {
   timeNs: bigint;
   /** The account that called the precompile directly; undefined when a contract called it. */
   caller: Uint8Array | undefined;
+  /** The value the direct call carries (`transfer` is not payable). */
+  value?: bigint;
   /** The Cosmos events of the transfer, for the tx's result. */
   events: AbciEvent[];
 }
@@ -61,6 +63,7 @@ export function ics20Precompile(host: () => Ics20Context | undefined): (input: P
       return revert(`ICS20: invalid arguments: ${(e as Error).message}`, 0n);
     }
     if (!ctx.caller) return revert('ICS20: transfer must be called directly by the sending account on this chain', 0n);
+    if ((ctx.value ?? 0n) > 0n) return revert('ICS20: transfer is not payable: send the tokens as its amount, with no value', 0n);
     if (Buffer.compare(Buffer.from(ctx.caller), Buffer.from(args.sender)) !== 0) return revert(`ICS20: sender 0x${Buffer.from(args.sender).toString('hex')} is not the caller 0x${Buffer.from(ctx.caller).toString('hex')}`, 0n);
     let gasUsed = 0n;
     const state = input._EVM.stateManager;

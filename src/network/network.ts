@@ -90,7 +90,12 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
     const others = [...hubs.map(hubRoutingChain), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
     if (wantsIbc && evms[0] && hubs[0]) {
-      relayer = new Relayer(evmRelayChain(evms[0]), hubRelayChain(hubs[0]), { logger: evms[0].logger.child({ module: 'relayer' }), ...(opts.ibc || {}) });
+      const evmSide = evmRelayChain(evms[0]);
+      const hubSide = hubRelayChain(hubs[0]);
+      // Proofs are not verified: only the network's relayer may move packets and update clients.
+      evms[0].internals.app.setIbcRelayers([evmSide.key.address]);
+      hubs[0].app.setIbcRelayers([hubSide.key.address]);
+      relayer = new Relayer(evmSide, hubSide, { logger: evms[0].logger.child({ module: 'relayer' }), ...(opts.ibc || {}) });
       await relayer.open();
       evms[0].internals.devnet.relayer = relayer;
       const evm = evms[0];

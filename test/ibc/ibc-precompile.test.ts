@@ -71,6 +71,18 @@ describe('the ICS-20 precompile on the EVM chain', () => {
     expect(status.transfers[0]!.transfer_sequence[0]!.ibc_transfer).toMatchObject({ state: 'TRANSFER_SUCCESS', from_chain_id: network.evm!.chainId, to_chain_id: hub.chainId });
   });
 
+  it('anvil_mine of empty blocks and anvil_setBalance keep the EVM state readable once the IBC store has entries', async () => {
+    const { account, pub } = clients(0);
+    const before = await pub.getBalance({ address: account.address });
+    await pub.request({ method: 'anvil_mine' as never, params: ['0x5'] as never });
+    expect(await pub.getBalance({ address: account.address })).toBe(before);
+    const other = network.evm!.accounts[8]!.address as `0x${string}`;
+    await pub.request({ method: 'anvil_setBalance' as never, params: [other, '0x1234'] as never });
+    expect(await pub.getBalance({ address: other })).toBe(0x1234n);
+    await network.evm!.mine(1);
+    expect(await pub.getBalance({ address: account.address })).toBe(before);
+  });
+
   it('reverts for a sender that is not the caller, and changes nothing', async () => {
     const { account, pub } = clients(1);
     const other = network.evm!.accounts[2]!.address as `0x${string}`;
@@ -78,5 +90,7 @@ describe('the ICS-20 precompile on the EVM chain', () => {
     await expect(pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args, account })).rejects.toThrow(/is not the caller/);
     const bad = ['transfer', 'channel-9', network.evm!.internals.app.evm.denom, 1n, account.address, hub.devAddresses[6]!, { revisionNumber: 0n, revisionHeight: 0n }, BigInt(Date.now() + 600_000) * 1_000_000n, ''] as const;
     await expect(pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args: bad, account })).rejects.toThrow(/channel not found/);
+    const own = ['transfer', 'channel-0', network.evm!.internals.app.evm.denom, 1n, account.address, hub.devAddresses[6]!, { revisionNumber: 0n, revisionHeight: 0n }, BigInt(Date.now() + 600_000) * 1_000_000n, ''] as const;
+    await expect(pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args: own, account, value: 1n } as never)).rejects.toThrow(/not payable/);
   });
 });

@@ -178,7 +178,17 @@ describe('IBC between the EVM chain and the hub', () => {
     const cs = ClientState.decode(Any.decode(hub.app.ibcStore().get('clients/07-tendermint-0/clientState')!).value);
     const header = (c: typeof commit) => tmHeaderAny(tmHeaderOf({ header: meta.header, commit: c, validators: vals, trustedHeight: cs.latestHeight, trustedValidators: vals }));
     const forged = { ...commit, signatures: commit.signatures.map((sig) => ({ ...sig, signature: sig.signature && Uint8Array.from(sig.signature, (b, i) => (i === 0 ? b ^ 1 : b)) })) };
-    const { client, from } = await hubSigner();
+    // Anyone else is refused: packet proofs are not verified, so only the network's relayer relays.
+    const user = await hubSigner();
+    const byUser = await user.client.signAndBroadcast(user.from, [{ typeUrl: '/ibc.core.client.v1.MsgUpdateClient', value: { clientId: '07-tendermint-0', clientMessage: header(commit), signer: user.from } }], { amount: [], gas: '2000000' }).catch((e: Error) => e);
+    expect(String(byUser instanceof Error ? byUser.message : (byUser as { rawLog?: string }).rawLog)).toMatch(/only the network's relayer may submit/);
+    user.client.disconnect();
+    const { DirectSecp256k1Wallet } = await import('@cosmjs/proto-signing');
+    const { RELAYER_PRIVATE_KEY } = await import('../../src/network/ibc/relayer-key.js');
+    const wallet = await DirectSecp256k1Wallet.fromKey(RELAYER_PRIVATE_KEY, 'hub');
+    const [relayerAccount] = await wallet.getAccounts();
+    const from = relayerAccount!.address;
+    const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
     const update = (clientMessage: ReturnType<typeof header>) => client.signAndBroadcast(from, [{ typeUrl: '/ibc.core.client.v1.MsgUpdateClient', value: { clientId: '07-tendermint-0', clientMessage, signer: from } }], { amount: [], gas: '2000000' });
     const refused = await update(header(forged));
     expect(refused.code).toBe(21);

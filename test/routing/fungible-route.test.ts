@@ -174,5 +174,9 @@ describe("@skip-go/client's route, messages and executeRoute", () => {
     const h = await StargateClient.connect(hub.urls.rpc!);
     expect(await h.getBalance(hub.devAddresses[5]!, voucher)).toEqual({ denom: voucher, amount: '1000000000000000' });
     h.disconnect();
+    // Home again to the EVM face: the 0x receiver goes into the MsgTransfer as its bech32 form.
+    const home = await post('/v2/fungible/msgs', { amount_in: '5', source_asset_denom: voucher, source_asset_chain_id: hub.chainId, dest_asset_denom: 'chainlet-native', dest_asset_chain_id: evmId, address_list: [hub.devAddresses[5], account.address] });
+    expect(home.status).toBe(200);
+    expect(JSON.parse(home.body.txs[0].cosmos_tx.msgs[0].msg)).toMatchObject({ token: { denom: voucher, amount: '5' }, receiver: toBech32(evmPrefix, Buffer.from(account.address.slice(2), 'hex')) });
   });
 });

@@ -58,8 +58,12 @@ export interface CosmosChainEnv {
   baseFee: bigint;
   /** The height the tx executes at (timeout height). */
   height: number;
-  /** The IBC module, on a chain that has one: its store (vouchers, clients, channels, packets) and the block time. */
-  ibc?: { store: IbcStore; timeNs: bigint };
+  /**
+   * The IBC module, on a chain that has one: its store (vouchers, clients, channels, packets), the
+   * block time, and who may submit client, handshake and packet messages (lower-case hex addresses;
+   * absent: anyone). Proofs are not verified here, so a network restricts them to its relayer.
+   */
+  ibc?: { store: IbcStore; timeNs: bigint; relayers?: ReadonlySet<string> };
 }
 
 export type CosmosMode = 'check' | 'deliver' | 'simulate';
@@ -110,6 +114,9 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
     if (d.body.timeoutHeight > 0n && BigInt(env.height) > d.body.timeoutHeight) throw new CosmosTxError(SdkCode.TxTimeoutHeight, `block height: ${env.height}, timeout height: ${d.body.timeoutHeight}: tx timeout height`);
     const unrouted = env.ibc ? undefined : d.msgs.find((m) => m.type === 'ibc');
     if (unrouted) throw new CosmosTxError(SdkCode.TxDecode, `unable to resolve type URL ${unrouted.typeUrl}: IBC is not enabled on chain ${env.chainId}: tx parse error`);
+    const relayers = env.ibc?.relayers;
+    const relayed = relayers && d.msgs.find((m) => m.type === 'ibc' && m.msg.kind !== 'transfer' && !relayers.has(Buffer.from(m.signer).toString('hex')));
+    if (relayed) throw new CosmosTxError(2, `${relayed.typeUrl} from ${bech(firstSigner(relayed))}: only the network's relayer may submit client, handshake and packet messages on this chain (packet proofs are not verified here): unauthorized`, 'ibc');
     if (d.fee.payer !== '' || d.fee.granter !== '') throw new CosmosTxError(SdkCode.InvalidRequest, 'fee payers and fee grants are not supported on this chain: invalid request');
     if (mode !== 'simulate') checkFee(d, env, feeAmount, gasLimit);
     meter.consume(GAS.txSizePerByte * BigInt(d.bytes.length), 'txSize');

@@ -123,6 +123,13 @@ export class HubApp implements Application {
     return this.ibc;
   }
 
+  /** Restricts client, handshake and packet messages to these 20-byte addresses (the network's relayer). */
+  setIbcRelayers(addresses: Uint8Array[]): void {
+    this.ibcRelayers = new Set(addresses.map((a) => Buffer.from(a).toString('hex')));
+  }
+
+  private ibcRelayers: ReadonlySet<string> | undefined;
+
   /** The committed sequence of a 20-byte address. */
   sequence(address: Uint8Array): bigint {
     return this.committed.entries().get(Buffer.from(address).toString('hex'))?.sequence ?? 0n;
@@ -258,7 +265,7 @@ export class HubApp implements Application {
 
   private env(height: number, ibc: IbcStore, timeNs = 0n): CosmosChainEnv {
     const c = this.requireMeta().config;
-    return { chainId: c.chainId, denom: c.denom, bech32Prefix: c.bech32Prefix, auth: this.auth, minGasPrice: BigInt(c.minGasPrice), baseFee: 0n, height, ibc: { store: ibc, timeNs } };
+    return { chainId: c.chainId, denom: c.denom, bech32Prefix: c.bech32Prefix, auth: this.auth, minGasPrice: BigInt(c.minGasPrice), baseFee: 0n, height, ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) } };
   }
 
   private requireMeta(): Meta {

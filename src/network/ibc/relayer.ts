@@ -78,6 +78,9 @@ export interface RelayerStatus {
   pending: { fromChainId: string; sequence: string; stage: 'receive' | 'acknowledge' | 'timeout' }[];
 }
 
+/** Packet messages per relay tx: well inside its gas limit (a receive costs ≈ 11 000 gas here). */
+const MAX_MSGS_PER_TX = 50;
+
 const height = (h: number): Height => ({ revisionNumber: 0n, revisionHeight: BigInt(h) });
 
 export class Relayer {
@@ -93,6 +96,8 @@ export class Relayer {
   private scheduled = false;
   private stopped = false;
   private _paused = false;
+  /** Set once both channel ends are open. */
+  private open_ = false;
   readonly mode: 'block' | 'manual';
   private readonly gasLimit: bigint;
 
@@ -115,6 +120,19 @@ export class Relayer {
     const B = this.chainB;
     this.a = { chain: A, clientId: '', connectionId: '', channelId: '', sequence: await A.accountSequence(A.key.address), accountNumber: await A.accountNumber(A.key.address) };
     this.b = { chain: B, clientId: '', connectionId: '', channelId: '', sequence: await B.accountSequence(B.key.address), accountNumber: await B.accountNumber(B.key.address) };
+    // Follow both chains from the start (a packet may be sent as soon as one end is open): packets
+    // sent, acknowledgements written, new blocks. Nothing is relayed before the channel is open.
+    for (const [end, side] of [[this.a, 'a'], [this.b, 'b']] as const) {
+      const tx = end.chain.subscribe(`tm.event = 'Tx'`, `relayer-tx-${end.chain.chainId}`);
+      tx.setListener((m) => {
+        if (m.data.type === 'Tx') this.observe(side, m.data.value.txResult.result.events);
+      });
+      const blocks = end.chain.subscribe(`tm.event = 'NewBlock'`, `relayer-block-${end.chain.chainId}`);
+      blocks.setListener(() => {
+        if (this.mode === 'block' && this.open_) this.schedule();
+      });
+      this.subs.push(tx, blocks);
+    }
     // Clients of each other, from each chain's latest signed header.
     for (const [self, other] of [[this.a, this.b], [this.b, this.a]] as const) {
       const sh = await this.latestSigned(other.chain);
@@ -141,19 +159,9 @@ export class Relayer {
     await this.withUpdate(this.a, this.b, (proofHeight) => [{ kind: 'chanOpenAck', m: { portId: TRANSFER_PORT, channelId: this.a.channelId, counterpartyChannelId: this.b.channelId, counterpartyVersion: ICS20_VERSION, proofTry: new Uint8Array(0), proofHeight, signer: this.signer(this.a) } }]);
     await this.withUpdate(this.b, this.a, (proofHeight) => [{ kind: 'chanOpenConfirm', m: { portId: TRANSFER_PORT, channelId: this.b.channelId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } }]);
     this.opts.logger?.info({ a: A.chainId, b: B.chainId, channelA: this.a.channelId, channelB: this.b.channelId }, 'ibc channel open');
+    this.open_ = true;
+    if (this.mode === 'block') this.schedule();
 
-    // Follow both chains: packets sent, acknowledgements written, new blocks.
-    for (const [end, side] of [[this.a, 'a'], [this.b, 'b']] as const) {
-      const tx = end.chain.subscribe(`tm.event = 'Tx'`, `relayer-tx-${end.chain.chainId}`);
-      tx.setListener((m) => {
-        if (m.data.type === 'Tx') this.observe(side, m.data.value.txResult.result.events);
-      });
-      const blocks = end.chain.subscribe(`tm.event = 'NewBlock'`, `relayer-block-${end.chain.chainId}`);
-      blocks.setListener(() => {
-        if (this.mode === 'block') this.schedule();
-      });
-      this.subs.push(tx, blocks);
-    }
   }
 
   status(): RelayerStatus {
@@ -251,7 +259,7 @@ export class Relayer {
   }
 
   private async relayOnce(force: boolean): Promise<void> {
-    if (this.stopped || !this.a || (this._paused && !force)) return;
+    if (this.stopped || !this.open_ || (this._paused && !force)) return;
     for (const end of [this.a, this.b]) {
       const sh = await end.chain.signedHeader(end.chain.height());
       if (sh) this.latestTime.set(end.chain.chainId, BigInt(sh.header.time.seconds) * 1_000_000_000n + BigInt(sh.header.time.nanos));
@@ -279,8 +287,14 @@ export class Relayer {
           toDst.push({ kind: 'recvPacket', m: { packet: p, proofCommitment: new Uint8Array(0), proofHeight: height(0), signer: this.signer(dst) } });
         }
       }
-      if (toDst.length > 0) await this.withUpdate(dst, src, (h) => toDst.map((m) => withProofHeight(m, h)));
-      if (toSrc.length > 0) await this.withUpdate(src, dst, (h) => toSrc.map((m) => withProofHeight(m, h)));
+      // At most MAX_MSGS_PER_TX packet messages a tx (a tx has a gas limit); one direction failing does not stop the other.
+      try {
+        for (let i = 0; i < toDst.length; i += MAX_MSGS_PER_TX) await this.withUpdate(dst, src, (h) => toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
+        for (let i = 0; i < toSrc.length; i += MAX_MSGS_PER_TX) await this.withUpdate(src, dst, (h) => toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
+      } catch (err) {
+        if (this.stopped) return;
+        this.opts.logger?.error({ err, from: src.chain.chainId, to: dst.chain.chainId }, 'relay failed; retried after the next block');
+      }
     }
   }
 

@@ -18,6 +18,7 @@ import type { AppMeta } from '../../app/app-store.js';
 import type { ChainState } from '../../types/chain-state.js';
 import { impersonationTransform, ImpersonationSet } from '../../app/impersonation.js';
 import { editLatestState, type AccountEdit } from '../../app/state-surgery.js';
+import { appHashWithIbc } from '../../ibc/ibc-store.js';
 import { timestampFromMs } from '../../types/time.js';
 import { DevnetError, DevnetStoppedError, InvalidStateDumpError } from './errors.js';
 import { randomBytes } from 'node:crypto';
@@ -307,9 +308,11 @@ export class DevnetControl {
   private async edit(address: Address, edit: AccountEdit): Promise<void> {
     this.live();
     await this.parts.consensus.exclusive(async () => {
-      const root = await editLatestState(appOf(this.parts), address, edit);
-      // The next header's app_hash names the state it builds on.
-      await this.moveHead((s) => ({ ...s, appHash: root }));
+      const app = appOf(this.parts);
+      const root = await editLatestState(app, address, edit);
+      // The next header's app_hash names the state it builds on (and the IBC store, once it has entries).
+      const ibcRoot = app.meta()?.lastIbcRoot;
+      await this.moveHead((s) => ({ ...s, appHash: appHashWithIbc(root, ibcRoot ? new Uint8Array(Buffer.from(ibcRoot.replace(/^0x/, ''), 'hex')) : new Uint8Array(0)) }));
     });
     this.notify('state');
   }

@@ -55,7 +55,8 @@ export async function mineEmptyRange(parts: DevnetParts, count: number, opts: Em
       nextBaseFee: feeAfterEmpty,
       gasLimit,
       coinbase: app.view.coinbaseOverride?.bytes,
-      stateRoot: state.appHash,
+      // The EVM state root (the consensus app hash also commits to the IBC store once it has entries).
+      stateRoot: new Uint8Array(Buffer.from((meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot).replace(/^0x/, ''), 'hex')),
       parentHash: meta.lastBlockHash === '' ? ZERO_HASH : new Uint8Array(Buffer.from(meta.lastBlockHash.replace(/^0x/, ''), 'hex')),
     },
   });
@@ -70,7 +71,8 @@ export async function mineEmptyRange(parts: DevnetParts, count: number, opts: Em
   const nextMeta = {
     ...meta,
     lastHeight: range.to,
-    lastAppHash: hex(range.appHash),
+    // Empty blocks change no state: the EVM root stays (range.appHash is the consensus app hash).
+    lastAppHash: meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot,
     lastBlockHash: hex(rangeBlockId(range, range.to).hash),
     nextBaseFee: feeAfterEmpty(lastFee).toString(),
   };

@@ -12,7 +12,7 @@
  * (code 5) naming why; malformed requests answer InvalidArgument (code 3). Amounts are exact:
  * no fees are taken on the way, so amount_out = amount_in.
  */
-import { fromBech32 } from '../../crypto/bech32.js';
+import { fromBech32, toBech32 } from '../../crypto/bech32.js';
 import { toHex } from '../../crypto/encoding.js';
 import { ICS20_PRECOMPILE_ADDRESS, encodeIcs20Transfer } from '../../ibc/ics20-precompile.js';
 import { denomHashHex } from '../../ibc/keys.js';
@@ -245,6 +245,8 @@ async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
   checkAddress(p.dst, to, 'receiver');
   const amount = p.amount.toString();
   const path = p.src.chainId === p.dst.chainId ? [p.src.chainId] : [p.src.chainId, p.dst.chainId];
+  // ICS-20 receivers are bech32 strings: a 0x receiver on the EVM face is the same account in bech32.
+  const receiver = p.kind === 'ibc' && p.dst.type === 'evm' ? toBech32(p.dst.rc.chain.bech32Prefix, Buffer.from(to.slice(2), 'hex')) : to;
   if (p.kind === 'svm_send') {
     const tx = await p.src.rc.unsignedTransfer?.(from, to, p.denom, p.amount);
     if (tx === undefined) throw new NotFoundError(`no route found: unknown denom ${p.denom} on ${p.src.chainId}`);
@@ -266,7 +268,7 @@ async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
                 denom: p.bankDenom,
                 amount: p.amount,
                 sender: Buffer.from(from.slice(2), 'hex'),
-                receiver: to,
+                receiver,
                 timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
                 timeoutTimestamp: BigInt(Date.now() + timeoutSeconds * 1000) * 1_000_000n,
                 memo: '',
@@ -283,7 +285,7 @@ async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
       : {
           msg_type_url: '/ibc.applications.transfer.v1.MsgTransfer',
           // The JSON Skip's API writes (snake_case, the timeout as a number of ns); its client reads it back.
-          msg: `{"source_port":"transfer","source_channel":${JSON.stringify(p.channel)},"token":{"denom":${JSON.stringify(p.bankDenom)},"amount":"${amount}"},"sender":${JSON.stringify(from)},"receiver":${JSON.stringify(to)},"timeout_height":{},"timeout_timestamp":${BigInt(Date.now() + timeoutSeconds * 1000) * 1_000_000n},"memo":""}`,
+          msg: `{"source_port":"transfer","source_channel":${JSON.stringify(p.channel)},"token":{"denom":${JSON.stringify(p.bankDenom)},"amount":"${amount}"},"sender":${JSON.stringify(from)},"receiver":${JSON.stringify(receiver)},"timeout_height":{},"timeout_timestamp":${BigInt(Date.now() + timeoutSeconds * 1000) * 1_000_000n},"memo":""}`,
         };
   return {
     msgs: [{ multi_chain_msg: { chain_id: p.src.chainId, path, msg: m.msg, msg_type_url: m.msg_type_url } }],

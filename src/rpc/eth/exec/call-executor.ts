@@ -160,12 +160,12 @@ export class CallExecutor {
   private async createEvm(): Promise<PooledEvm> {
     this.common ??= fastCommon(this.view.common);
     // params: {} — the chain Common already holds the EVM parameters (see app/chain-common.ts).
-    const ics20: NonNullable<PooledEvm['ics20']> = { active: false, caller: undefined, ctx: undefined, world: () => this.view.ibcCallContext?.() };
+    const ics20: NonNullable<PooledEvm['ics20']> = { active: false, caller: undefined, value: 0n, ctx: undefined, world: () => this.view.ibcCallContext?.() };
     const host = () => {
       if (!ics20.active) return undefined;
       if (!ics20.ctx) {
         const world = ics20.world();
-        ics20.ctx = world && { ...world, caller: ics20.caller, events: [] };
+        ics20.ctx = world && { ...world, caller: ics20.caller, value: ics20.value, events: [] };
       }
       return ics20.ctx;
     };

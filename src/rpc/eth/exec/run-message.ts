@@ -64,7 +64,7 @@ export interface PooledEvm {
    * The ICS-20 precompile's context while this EVM runs a message: made on the precompile's first
    * call in that message (the store copy it needs is not paid by calls that never reach it).
    */
-  ics20?: { active: boolean; caller: Uint8Array | undefined; ctx: Ics20Context | undefined; world: () => IbcCallContext | undefined };
+  ics20?: { active: boolean; caller: Uint8Array | undefined; value: bigint; ctx: Ics20Context | undefined; world: () => IbcCallContext | undefined };
 }
 
 export async function runMessage(p: PooledEvm, state: OverlayState, block: Block, msg: CallMessage, opts: RunOptions): Promise<MessageResult> {
@@ -114,6 +114,7 @@ export async function runMessage(p: PooledEvm, state: OverlayState, block: Block
   if (p.ics20) {
     p.ics20.active = true;
     p.ics20.caller = msg.to && isIcs20Precompile(msg.to.bytes) ? msg.from.bytes : undefined;
+    p.ics20.value = msg.value;
     p.ics20.ctx = undefined;
   }
   try {
