@@ -221,3 +221,38 @@ describe('stopping a network whose relayer waits on a halted chain', () => {
     }
   });
 });
+
+describe('a relay tx dropped from the mempool', () => {
+  it('is given up after the inclusion timeout; the packet is relayed on a later round', async () => {
+    const { network: net, hub: h } = await startEvmHubNetwork([], { inclusionTimeoutMs: 300 });
+    const rpc = async (method: string, params: unknown[] = []) => (await (await fetch(net.evm!.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown; error?: unknown };
+    try {
+      const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
+      const [from] = await wallet.getAccounts();
+      const client = await SigningStargateClient.connectWithSigner(h.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
+      const receiver = toBech32(net.evm!.internals.app.evm.bech32Prefix, Buffer.from(net.evm!.accounts[2]!.address.slice(2), 'hex'));
+      expect((await rpc('evm_setAutomine', [false])).error).toBeUndefined();
+      net.relayer!.pause();
+      const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: '77' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+      expect(r.code).toBe(0);
+      client.disconnect();
+      // The receive waits in the EVM mempool (no automine) and is dropped there.
+      const flushed = net.relayer!.flush();
+      for (let i = 0; i < 100 && net.evm!.internals.mempool.size() === 0; i++) await new Promise((res) => setTimeout(res, 10));
+      expect(net.evm!.internals.mempool.size()).toBe(1);
+      expect((await rpc('anvil_dropAllTransactions')).error).toBeUndefined();
+      await flushed; // gives up after 300 ms, logged, no throw
+      expect(net.relayer!.status().pending).toEqual([{ fromChainId: h.chainId, sequence: '1', stage: 'receive' }]);
+      // Blocks again: the next round relays it with the sequence read from the chain.
+      expect((await rpc('evm_setAutomine', [true])).error).toBeUndefined();
+      net.relayer!.resume();
+      await net.evm!.mine(1);
+      await net.relayer!.idle();
+      const evm = await StargateClient.connect(net.evm!.urls.rpc!);
+      expect(await evm.getBalance(receiver, voucherOnEvm)).toEqual({ denom: voucherOnEvm, amount: '77' });
+      evm.disconnect();
+    } finally {
+      await net.stop();
+    }
+  });
+});

@@ -54,6 +54,12 @@ export interface RelayerOptions {
   logger?: Logger;
   /** Gas limit of a relayer tx (default 2 000 000). */
   gasLimit?: bigint;
+  /**
+   * How long a relay tx may wait for its block (default 60 s). Past it (the tx was dropped from the
+   * mempool: a devnet revert or drop), the relayer takes the account's sequence from the chain again
+   * and the packets are relayed on a later round.
+   */
+  inclusionTimeoutMs?: number;
 }
 
 interface End {
@@ -352,7 +358,15 @@ export class Relayer {
         }
         end.sequence += 1n;
         this.opts.logger?.debug({ chainId: c.chainId, hash, msgs: msgs.map((m) => m.kind) }, 'relay tx sent');
-        const msg = await sub.next();
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = new Promise<'timeout'>((res) => {
+          timer = setTimeout(() => res('timeout'), this.opts.inclusionTimeoutMs ?? 60_000);
+        });
+        const msg = await Promise.race([sub.next(), timedOut]).finally(() => clearTimeout(timer));
+        if (msg === 'timeout') {
+          end.sequence = await c.accountSequence(c.key.address);
+          throw new Error(`relayer: tx ${hash} was not in a block of ${c.chainId} after ${this.opts.inclusionTimeoutMs ?? 60_000} ms; the sequence is read again and the packets retried`);
+        }
         if (!msg || msg.data.type !== 'Tx') throw new Error(`relayer: no result for tx ${hash} on ${c.chainId}`);
         const r = msg.data.value.txResult.result;
         if (r.code !== 0) throw new Error(`relayer tx failed on ${c.chainId} (code ${r.code}): ${r.log}`);
