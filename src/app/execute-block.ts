@@ -92,29 +92,35 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       const gasWanted = Number(tx.gasLimit);
       let sender: Address;
       let result: RunTxResult | undefined;
-      // The ICS-20 precompile's IBC writes live and die with the tx (a tx straight to it is its top frame).
-      const ibcEvents: AbciEvent[] = [];
+      // Only a tx sent straight to the ICS-20 precompile can write IBC state (a contract's call is
+      // refused before any write): its writes live and die with the tx, its events join the tx's.
       const ibc = ics20 && cosmos.ibc;
+      const direct = ibc !== undefined && isIcs20Precompile(tx.to?.bytes);
+      const ibcEvents: AbciEvent[] | undefined = direct ? [] : undefined;
+      let checkpointed = false;
       try {
         sender = recoverSender(item);
         if (gasUsed + tx.gasLimit > env.gasLimit) throw blockGasExhausted(tx.gasLimit, env.gasLimit - gasUsed);
         if (ibc) {
-          ibc.store.checkpoint();
-          ics20.ctx = { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: isIcs20Precompile(tx.to?.bytes) ? sender.bytes : undefined, value: tx.value, events: ibcEvents };
+          if (direct) {
+            ibc.store.checkpoint();
+            checkpointed = true;
+          }
+          ics20.ctx = { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: direct ? sender.bytes : undefined, value: tx.value, events: ibcEvents ?? [] };
         }
         result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
       } catch (e) {
-        if (ibc) ibc.store.revert();
+        if (checkpointed) ibc!.store.revert();
         txResults[i] = rejected(rejectionFromRunTxError(e), gasWanted);
         continue;
       } finally {
         if (ics20) ics20.ctx = undefined;
       }
-      if (ibc) {
-        if (result.execResult.exceptionError === undefined) ibc.store.commit();
+      if (checkpointed) {
+        if (result.execResult.exceptionError === undefined) ibc!.store.commit();
         else {
-          ibc.store.revert();
-          ibcEvents.length = 0;
+          ibc!.store.revert();
+          ibcEvents!.length = 0;
         }
       }
       // ---- copy what we keep out of the RunTxResult, then let it go ----
@@ -184,9 +190,10 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
           firstLogIndex: logCount,
           blockNumber: env.height,
           blockHashHex,
-        }).concat(ibcEvents),
+        }),
         codespace: '',
       };
+      if (ibcEvents && ibcEvents.length > 0) txResults[i]!.events.push(...ibcEvents);
       logCount += logs.length;
     }
     await vm.evm.journal.commit();

@@ -374,9 +374,7 @@ async function sendTransfer(ctx: IbcExecContext, t: MsgTransfer, events: AbciEve
   if (!returning) {
     // Source chain: escrow.
     await ctx.bank.send(sender, escrowAddress(t.sourcePort, t.sourceChannel), coin, events);
-    const k = hostKeys.totalEscrow(t.token.denom);
-    const total = BigInt(ctx.store.getText(k) ?? '0') + amount;
-    write(ctx, k, new TextEncoder().encode(total.toString()));
+    addTotalEscrow(ctx, t.token.denom, amount);
   } else {
     // A voucher going home: to the module account, then burnt.
     await ctx.bank.send(sender, TRANSFER_MODULE_ADDRESS, coin, events);
@@ -449,10 +447,7 @@ async function onRecv(ctx: IbcExecContext, p: Packet, data: NonNullable<ReturnTy
     const local: Denom = { base: denom.base, trace: denom.trace.slice(1) };
     const localDenom = ibcDenom(local);
     await ctx.bank.send(escrowAddress(p.destinationPort, p.destinationChannel), receiver, { denom: localDenom, amount }, events);
-    const k = hostKeys.totalEscrow(localDenom);
-    const total = BigInt(ctx.store.getText(k) ?? '0') - amount;
-    if (total <= 0n) del(ctx, k);
-    else write(ctx, k, new TextEncoder().encode(total.toString()));
+    addTotalEscrow(ctx, localDenom, -amount);
     return;
   }
   const voucher: Denom = { base: denom.base, trace: [{ portId: p.destinationPort, channelId: p.destinationChannel }, ...denom.trace] };
@@ -510,6 +505,14 @@ async function timeoutPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
 }
 
+/** The transfer app's total escrow of a denom moves with every escrow and unescrow. */
+function addTotalEscrow(ctx: IbcExecContext, denom: string, delta: bigint): void {
+  const k = hostKeys.totalEscrow(denom);
+  const total = BigInt(ctx.store.getText(k) ?? '0') + delta;
+  if (total <= 0n) del(ctx, k);
+  else write(ctx, k, new TextEncoder().encode(total.toString()));
+}
+
 function checkCommitment(stored: Uint8Array, p: Packet): void {
   const want = packetCommitment(p.timeoutTimestamp, p.timeoutHeight.revisionNumber, p.timeoutHeight.revisionHeight, p.data);
   if (Buffer.compare(Buffer.from(stored), Buffer.from(want)) !== 0) throw err.invalidPacket('commitment bytes are not equal: got and expected differ');
@@ -523,10 +526,7 @@ async function refund(ctx: IbcExecContext, p: Packet, data: NonNullable<ReturnTy
   const coin = { denom: local, amount: BigInt(data.amount) };
   if (!data.denom.startsWith(`${p.sourcePort}/${p.sourceChannel}/`)) {
     await ctx.bank.send(escrowAddress(p.sourcePort, p.sourceChannel), sender, coin, events);
-    const k = hostKeys.totalEscrow(local);
-    const total = BigInt(ctx.store.getText(k) ?? '0') - coin.amount;
-    if (total <= 0n) del(ctx, k);
-    else write(ctx, k, new TextEncoder().encode(total.toString()));
+    addTotalEscrow(ctx, local, -coin.amount);
   } else {
     await ctx.bank.mint(TRANSFER_MODULE_ADDRESS, coin, events);
     await ctx.bank.send(TRANSFER_MODULE_ADDRESS, sender, coin, events);

@@ -12,7 +12,7 @@ import { explorerUpstreams, startRoutingApi } from '../node/rpc-wiring.js';
 import type { RoutingApi } from '../rpc/routing/server.js';
 import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './kvstore-chain.js';
 import type { SvmChain, SvmChainSpec } from './svm-chain.js';
-import { startHubChain, type HubChain, type HubChainSpec } from './hub-chain.js';
+import { HUB_PREFIX, startHubChain, type HubChain, type HubChainSpec } from './hub-chain.js';
 import { hubRoutingChain } from './hub-routing.js';
 import { evmRelayChain, hubRelayChain, indexedChain, relayerAddress } from './ibc/ibc-chains.js';
 import { PacketIndex } from './ibc/packet-index.js';
@@ -130,6 +130,6 @@ function fundRelayer(spec: ChainSpec): ChainSpec {
     const extraAlloc = { ...(spec.devnet?.extraAlloc ?? {}), [relayerAddress('eth_secp256k1')]: { balance: RELAYER_EVM_BALANCE.toString() } };
     return { ...spec, devnet: { ...spec.devnet, extraAlloc } };
   }
-  if (spec.kind === 'hub') return { ...spec, extraAccounts: [...(spec.extraAccounts ?? []), { address: relayerAddress('secp256k1', 'hub'), amount: RELAYER_HUB_BALANCE.toString() }] };
+  if (spec.kind === 'hub') return { ...spec, extraAccounts: [...(spec.extraAccounts ?? []), { address: relayerAddress('secp256k1', HUB_PREFIX), amount: RELAYER_HUB_BALANCE.toString() }] };
   return spec;
 }

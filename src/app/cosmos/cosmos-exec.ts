@@ -196,7 +196,7 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
           const ibc = env.ibc!;
           const out = await runIbcMsg(m.msg, {
             store: ibc.store,
-            bank: new MultiDenomBank(ibc.store, nativeBalances(state, env.denom), env.denom, env.bech32Prefix),
+            bank: new MultiDenomBank(ibc.store, nativeBalances(state), env.denom, env.bech32Prefix),
             chainId: env.chainId,
             bech32Prefix: env.bech32Prefix,
             height: env.height,
@@ -324,7 +324,7 @@ function withIbcCache(state: CosmosState & Partial<Checkpointing>, store: IbcSto
 }
 
 /** The native denom's balances are the accounts' balances. */
-function nativeBalances(state: CosmosState, _denom: string) {
+function nativeBalances(state: CosmosState) {
   return {
     getBalance: async (a: Uint8Array) => (await state.getAccount(new Address(Uint8Array.from(a))))?.balance ?? 0n,
     setBalance: async (a: Uint8Array, amount: bigint) => {

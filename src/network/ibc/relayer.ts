@@ -13,7 +13,6 @@
  * Client updates carry the counterparty's real signed header, commit and validator set; the chain
  * verifies +2/3 of the signatures (src/ibc/light-client.ts). Proofs are empty (docs/network.md).
  */
-import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
@@ -21,6 +20,8 @@ import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
 import { ClientState as TmClientState } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
 import type { ResponseCheckTx, AbciEvent } from '../../abci/types.js';
 import { toBech32 } from '../../crypto/bech32.js';
+import { toHexUpper } from '../../crypto/encoding.js';
+import { sha256 } from '../../crypto/hash.js';
 import type { Subscription } from '../../events/subscription.js';
 import type { Header, Commit } from '../../types/block.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
@@ -342,7 +343,7 @@ export class Relayer {
     const c = end.chain;
     for (let attempt = 0; ; attempt++) {
       const tx = signRelayTx({ key: c.key, chainId: c.chainId, accountNumber: end.accountNumber, sequence: end.sequence, msgs: msgs.map(encodeIbcMsg), gasLimit: this.gasLimit, fee: { denom: c.feeDenom, amount: c.gasPrice() * this.gasLimit }, memo: 'chainlet-relayer' });
-      const hash = Buffer.from(sha256(tx)).toString('hex').toUpperCase();
+      const hash = toHexUpper(sha256(tx));
       if (this.stopped) throw new Error('relayer stopped');
       const sub = c.subscribe(`tm.event = 'Tx' AND tx.hash = '${hash}'`, `relayer-wait-${hash}`);
       this.waiting.add(sub);
@@ -392,8 +393,4 @@ function parseHeight(s: string): Height {
 
 function withProofHeight(m: IbcMsg, h: Height): IbcMsg {
   return { ...m, m: { ...m.m, proofHeight: h } } as IbcMsg;
-}
-
-function sha256(b: Uint8Array): Uint8Array {
-  return createHash('sha256').update(b).digest();
 }
