@@ -23,6 +23,7 @@ import {
   ackCommitment,
   CLIENT_TYPE,
   decodePacketData,
+  denomAfterHop,
   denomHashHex,
   denomPath,
   encodePacketData,
@@ -440,17 +441,15 @@ async function onRecv(ctx: IbcExecContext, p: Packet, data: NonNullable<ReturnTy
   if (!/^\d+$/.test(data.amount) || BigInt(data.amount) === 0n) throw new CosmosTxError(6, `unable to parse transfer amount: ${data.amount}: invalid token amount`, 'ibc');
   const receiver = bech32Bytes(ctx, data.receiver, 'receiver');
   const amount = BigInt(data.amount);
-  const denom = parseDenomPath(data.denom);
-  const first = denom.trace[0];
-  if (first && first.portId === p.sourcePort && first.channelId === p.sourceChannel) {
-    // Coming home: strip the hop and unescrow.
-    const local: Denom = { base: denom.base, trace: denom.trace.slice(1) };
-    const localDenom = ibcDenom(local);
+  const arrived = denomAfterHop(parseDenomPath(data.denom), { portId: p.sourcePort, channelId: p.sourceChannel }, { portId: p.destinationPort, channelId: p.destinationChannel });
+  if (arrived.home) {
+    // Coming home: the hop is stripped; unescrow.
+    const localDenom = ibcDenom(arrived.denom);
     await ctx.bank.send(escrowAddress(p.destinationPort, p.destinationChannel), receiver, { denom: localDenom, amount }, events);
     addTotalEscrow(ctx, localDenom, -amount);
     return;
   }
-  const voucher: Denom = { base: denom.base, trace: [{ portId: p.destinationPort, channelId: p.destinationChannel }, ...denom.trace] };
+  const voucher = arrived.denom;
   const hash = denomHashHex(denomPath(voucher));
   if (!ctx.store.has(hostKeys.denom(hash))) {
     write(ctx, hostKeys.denom(hash), new TextEncoder().encode(JSON.stringify(voucher)));

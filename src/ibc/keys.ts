@@ -59,6 +59,17 @@ export function denomPath(d: Denom): string {
   return [...d.trace.map((h) => `${h.portId}/${h.channelId}`), d.base].join('/');
 }
 
+/**
+ * What a denom (its full trace on the sending chain) is on the receiving chain of one ICS-20 hop:
+ * the hop is peeled off when the token goes back the way it came (`home`), else the receiving end
+ * is prepended (a voucher).
+ */
+export function denomAfterHop(d: Denom, from: Hop, to: Hop): { denom: Denom; home: boolean } {
+  const first = d.trace[0];
+  const home = first !== undefined && first.portId === from.portId && first.channelId === from.channelId;
+  return { denom: home ? { base: d.base, trace: d.trace.slice(1) } : { base: d.base, trace: [to, ...d.trace] }, home };
+}
+
 /** `ibc/<UPPER HEX sha256(path)>` for a traced denom, the base itself for a native one. */
 export function ibcDenom(d: Denom): string {
   return d.trace.length === 0 ? d.base : `ibc/${denomHashHex(denomPath(d))}`;

@@ -7,7 +7,7 @@ import type { AbciEvent } from '../../abci/types.js';
 import { toHexUpper } from '../../crypto/encoding.js';
 import { sha256 } from '../../crypto/hash.js';
 import type { Subscription } from '../../events/subscription.js';
-import { decodePacketData, denomHashHex, denomPath, parseAck, parseDenomPath } from '../../ibc/keys.js';
+import { decodePacketData, denomAfterHop, denomHashHex, ibcDenom, parseAck, parseDenomPath } from '../../ibc/keys.js';
 import type { PacketChainTx, PacketLifecycle } from '../../rpc/routing/transfer-status.js';
 
 export interface IndexedChain {
@@ -162,11 +162,8 @@ export class PacketIndex {
   private async lifecycle(e: Entry): Promise<PacketLifecycle> {
     const dstChainId = e.dstChainId ?? '';
     const src = parseDenomPath(e.data.denom);
-    const first = src.trace[0];
     // What the receiver gets: the unescrowed native denom coming home, else a voucher of the longer path.
-    const home = first && first.portId === e.srcPort && first.channelId === e.srcChannel;
-    const dstTrace = home ? { base: src.base, trace: src.trace.slice(1) } : { base: src.base, trace: [{ portId: e.dstPort, channelId: e.dstChannel }, ...src.trace] };
-    const dstDenom = dstTrace.trace.length === 0 ? dstTrace.base : `ibc/${denomHashHex(denomPath(dstTrace))}`;
+    const dstDenom = ibcDenom(denomAfterHop(src, { portId: e.srcPort, channelId: e.srcChannel }, { portId: e.dstPort, channelId: e.dstChannel }).denom);
     const srcDenom = src.trace.length === 0 ? src.base : `ibc/${denomHashHex(e.data.denom)}`;
     const dst = this.chains.get(dstChainId);
     let timeoutElapsed = false;

@@ -19,7 +19,7 @@
  * becomes `ibc/<SHA-256 of transfer/<dest channel>/<path>>`, or unwinds one hop when it goes back
  * through the channel it came by (home: the native denom again).
  */
-import { denomHashHex, denomPath, type Hop } from '../../ibc/keys.js';
+import { denomAfterHop, denomHashHex, denomPath, type Hop } from '../../ibc/keys.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 import { LOGO_PATH, resolveChain, type ChainType } from './chains.js';
 import type { Reply, RouteContext } from './context.js';
@@ -281,9 +281,7 @@ export class AssetCatalog {
     if (!bank || bank.token_contract !== null || bank.is_cw20) return undefined;
     const ch = this.channel(src.chain.cosmosChainId, dst.chain.cosmosChainId);
     if (!ch) return undefined;
-    const hops = hopsOf(bank.trace);
-    const home = hops.length > 0 && hops[0]!.portId === 'transfer' && hops[0]!.channelId === ch.channel;
-    const next: Hop[] = home ? hops.slice(1) : [{ portId: 'transfer', channelId: ch.counterparty }, ...hops];
+    const next = denomAfterHop({ base: bank.origin_denom, trace: hopsOf(bank.trace) }, { portId: 'transfer', channelId: ch.channel }, { portId: 'transfer', channelId: ch.counterparty }).denom.trace;
     const destCosmos = dst.chain.cosmosChainId;
     let arrived: AssetInfo | undefined;
     if (next.length === 0) {
