@@ -4,6 +4,7 @@
  * types (src/abci/types.ts). One module knows both shapes; the server and the conformance client
  * only move bytes.
  */
+import '../codec/cosmjs-binary.js';
 import { Request as WireRequest, Response as WireResponse } from 'cosmjs-types/tendermint/abci/types';
 import type * as W from 'cosmjs-types/tendermint/abci/types';
 import type { ConsensusParams as WireParams } from 'cosmjs-types/tendermint/types/params';

@@ -70,6 +70,22 @@ describe('CommittedState', () => {
     expect(c.opened[1]!.reads).toBe(1);
   });
 
+  it('opens the trie at a new root only when a read misses the accounts in memory', async () => {
+    const c = fakeChain({ [addressKey(A)]: acc(1n, 100n) });
+    const s = new CommittedState(c.open, undefined);
+    expect(c.opened).toHaveLength(0);
+    await s.getAccount(A);
+    expect(c.opened).toHaveLength(1);
+    c.roots.set('r1', new Map([[addressKey(A), acc(2n, 90n)]]));
+    c.roots.set('r2', new Map([[addressKey(A), acc(3n, 80n)], [addressKey(B), acc(0n, 5n)]]));
+    s.advance(c.root('r1'), new Map([[addressKey(A), acc(2n, 90n).serialize()]]));
+    s.advance(c.root('r2'), new Map([[addressKey(A), acc(3n, 80n).serialize()]]));
+    expect((await s.getAccount(A))?.nonce).toBe(3n); // in memory: no trie at r1 or r2 opened
+    expect(c.opened).toHaveLength(1);
+    expect((await s.getAccount(B))?.balance).toBe(5n); // a miss: the trie at r2, the latest root
+    expect(c.opened).toHaveLength(2);
+  });
+
   it('does not remember a trie read that a commit overtook', async () => {
     const c = fakeChain({ [addressKey(A)]: acc(1n, 100n) });
     const s = new CommittedState(c.open, undefined);

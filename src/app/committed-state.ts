@@ -31,7 +31,9 @@ const NO_ACCOUNT = new Uint8Array(0);
 export const DEFAULT_COMMITTED_ACCOUNTS = 100_000;
 
 export class CommittedState implements CommittedReader {
-  private trie: MerkleStateManager;
+  /** Opened on the first miss after the root moves: most commits need no trie read at all. */
+  private trieAtRoot: MerkleStateManager | undefined;
+  private root: Uint8Array | undefined;
   private readonly accounts = new Map<string, Uint8Array>();
   /** Moves with the committed root; a trie read started under another epoch is not remembered. */
   private epoch = 0;
@@ -42,7 +44,11 @@ export class CommittedState implements CommittedReader {
     root: Uint8Array | undefined,
     readonly maxAccounts = DEFAULT_COMMITTED_ACCOUNTS,
   ) {
-    this.trie = open(root);
+    this.root = root;
+  }
+
+  private get trie(): MerkleStateManager {
+    return (this.trieAtRoot ??= this.open(this.root));
   }
 
   get size(): number {
@@ -67,7 +73,8 @@ export class CommittedState implements CommittedReader {
   /** The committed root moved to `root`; `writes` holds every account it differs in from the last one. */
   advance(root: Uint8Array, writes: AccountWrites): void {
     this.epoch++;
-    this.trie = this.open(root);
+    this.root = root;
+    this.trieAtRoot = undefined;
     for (const [key, rlp] of writes) this.remember(key, rlp === undefined || rlp.length === 0 ? NO_ACCOUNT : rlp);
   }
 
@@ -75,7 +82,8 @@ export class CommittedState implements CommittedReader {
   reset(root: Uint8Array | undefined): void {
     this.epoch++;
     this.accounts.clear();
-    this.trie = this.open(root);
+    this.root = root;
+    this.trieAtRoot = undefined;
   }
 
   private remember(key: string, rlp: Uint8Array): void {

@@ -7,6 +7,7 @@
  * Named simplification: the membership proofs a relayer attaches are not checked (the stores
  * have no Merkle proofs); a proof height must still be a consensus height the client verified.
  */
+import '../codec/cosmjs-binary.js';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { ClientState as TmClientState, ConsensusState as TmConsensusState, Header as TmHeader } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
 import { Channel, Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';

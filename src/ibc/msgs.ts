@@ -3,6 +3,7 @@
  * protos): the ICS-20 MsgTransfer a user signs, and the client, connection, channel and packet
  * messages a relayer signs. Each names its signer (bech32) as the SDK's `GetSigners` does.
  */
+import '../codec/cosmjs-binary.js';
 import { MsgTransfer, MsgTransferResponse } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
 import {
   MsgAcknowledgement,

@@ -11,6 +11,7 @@
  *
  * Proofs are empty (the store makes none: docs/network.md); proof heights are the latest height.
  */
+import '../codec/cosmjs-binary.js';
 import { BinaryWriter } from 'cosmjs-types/binary';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { DenomTrace } from 'cosmjs-types/ibc/applications/transfer/v1/denomtrace';

@@ -4,6 +4,7 @@
  * from the tx index, and `cosmos.base.tendermint.v1beta1.Service/GetNodeInfo` / `GetLatestBlock` /
  * `GetBlockByHeight` from the block store. GetTx answers Cosmos txs; an Ethereum tx is named as one.
  */
+import '../codec/cosmjs-binary.js';
 import { DefaultNodeInfo } from 'cosmjs-types/tendermint/p2p/types';
 import { GetBlockByHeightRequest, GetNodeInfoResponse, VersionInfo } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
 import { GetTxRequest, GetTxResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';

@@ -10,6 +10,7 @@
  * failure changes nothing. CheckTx runs the ante checks on the committed state without writing.
  * Simulate skips the fee and signature checks and meters with no limit, as the SDK does.
  */
+import '../../codec/cosmjs-binary.js';
 import { Address, createAccount, type Account } from '@ethereumjs/util';
 import { MsgMultiSendResponse, MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';

@@ -10,6 +10,7 @@
  *                                 TotalSupply, SupplyOf, DenomMetadata, DenomsMetadata, Params
  *   cosmos.tx.v1beta1.Service     Simulate (GetTx and the node's own queries are added by the node)
  */
+import '../../codec/cosmjs-binary.js';
 import { Address } from '@ethereumjs/util';
 import { BaseAccount, Params as AuthParams } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import {

@@ -11,6 +11,7 @@
  * SIGN_MODE_LEGACY_AMINO_JSON signs the sorted JSON StdSignDoc. Signatures are 64-byte r‖s with a
  * low S. Multi-signer and multisig txs are refused (named in docs/cosmos-face.md).
  */
+import '../../codec/cosmjs-binary.js';
 import { createHash } from 'node:crypto';
 import { Address } from '@ethereumjs/util';
 import { createRequire } from 'node:module';

@@ -7,6 +7,7 @@
  * cosmos/evm's proto/cosmos/evm/vm/v1/{tx,evm}.proto (no npm package ships them) and encoded by
  * protobufjs from that declaration.
  */
+import '../cosmjs-binary.js';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import protobuf from 'protobufjs';
 

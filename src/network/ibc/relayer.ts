@@ -13,6 +13,7 @@
  * Client updates carry the counterparty's real signed header, commit and validator set; the chain
  * verifies +2/3 of the signatures (src/ibc/light-client.ts). Proofs are empty (docs/network.md).
  */
+import '../../codec/cosmjs-binary.js';
 import type { Logger } from 'pino';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
