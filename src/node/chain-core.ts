@@ -33,6 +33,9 @@ export interface ChainStores {
   ranges: RangeRegistry;
   blockStore: RangeAwareBlockStore;
   stateStore: StateStore;
+  /** Indexes committed blocks behind the block path; the two indexers below are its readers. */
+  indexer: IndexerService;
+  /** Reads wait for the blocks queued for indexing (`indexer.readers`). */
   txIndexer: TxIndexer | undefined;
   blockIndexer: BlockIndexer | undefined;
 }
@@ -45,7 +48,8 @@ export async function openChainStores(sub: (name: string) => Db, config: NodeCon
   const kv = config.txIndex.indexer === 'kv';
   const txIndexer = kv ? await createTxIndexer(sub('txindex')) : undefined;
   const blockIndexer = kv ? rangeAwareBlockIndexer(await createBlockIndexer(sub('blockindex')), ranges) : undefined;
-  return { ranges, blockStore, stateStore, txIndexer, blockIndexer };
+  const indexer = new IndexerService(txIndexer, blockIndexer, stateStore);
+  return { ranges, blockStore, stateStore, indexer, txIndexer: indexer.readers.tx, blockIndexer: indexer.readers.block };
 }
 
 export interface ConsensusCore {
@@ -78,7 +82,7 @@ export async function buildConsensusCore(o: ConsensusCoreOptions): Promise<Conse
   const { app, stores, genesis, config, logger } = o;
   const eventBus = new EventBus();
   const mempool = new Mempool(app, config.mempool, { logger: o.moduleLogger('mempool') });
-  const indexer = new IndexerService(stores.txIndexer, stores.blockIndexer, stores.stateStore);
+  const indexer = stores.indexer;
   const executor = new BlockExecutor({ app, mempool, blockStore: stores.blockStore, stateStore: stores.stateStore, indexer, eventBus });
   const { state, lastCommit } = await handshake({ app, executor, blockStore: stores.blockStore, stateStore: stores.stateStore, genesis, logger, appVersion: o.appVersion });
   if (indexer.enabled) await executor.reindexFrom((await indexer.loadIndexedHeight()) + 1, state.lastBlockHeight);
