@@ -5,7 +5,7 @@
  */
 import type { AbciEvent } from '../../abci/types.js';
 import { toHexUpper } from '../../crypto/encoding.js';
-import { sha256 } from '../../crypto/hash.js';
+import { txHash } from '../../types/txs.js';
 import type { Subscription } from '../../events/subscription.js';
 import { decodePacketData, denomAfterHop, denomHashHex, ibcDenom, parseAck, parseDenomPath } from '../../ibc/keys.js';
 import type { PacketChainTx, PacketLifecycle } from '../../rpc/routing/transfer-status.js';
@@ -19,6 +19,9 @@ export interface IndexedChain {
   /** The latest block's time, ns since the epoch. */
   latestTimeNs(): Promise<bigint>;
 }
+
+/** The events `observe` reads; a tx without any is not looked at. */
+const PACKET_EVENTS = new Set(['send_packet', 'recv_packet', 'write_acknowledgement', 'acknowledge_packet', 'timeout_packet']);
 
 interface TxAt {
   chainId: string;
@@ -66,8 +69,8 @@ export class PacketIndex {
       sub.setListener((m) => {
         if (m.data.type !== 'Tx') return;
         const r = m.data.value.txResult;
-        if (r.result.code !== 0) return;
-        this.observe(c.chainId, { chainId: c.chainId, txHash: toHexUpper(sha256(r.tx)), height: r.height }, r.result.events);
+        if (r.result.code !== 0 || !r.result.events.some((e) => PACKET_EVENTS.has(e.type))) return; // most txs: no hash needed
+        this.observe(c.chainId, { chainId: c.chainId, txHash: toHexUpper(txHash(r.tx)), height: r.height }, r.result.events);
       });
       this.subs.push(sub);
     }

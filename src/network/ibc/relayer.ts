@@ -268,6 +268,8 @@ export class Relayer {
 
   private async relayOnce(force: boolean): Promise<void> {
     if (this.stopped || !this.open_ || (this._paused && !force)) return;
+    // Most blocks carry no packet: nothing to read (the headers below only date the timeouts).
+    if (this.packets.size === 0) return;
     for (const end of [this.a, this.b]) {
       const sh = await end.chain.signedHeader(end.chain.height());
       if (sh) this.latestTime.set(end.chain.chainId, BigInt(sh.header.time.seconds) * 1_000_000_000n + BigInt(sh.header.time.nanos));
