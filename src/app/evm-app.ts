@@ -316,7 +316,7 @@ export class EvmApp implements Application {
     if (p === undefined) return { retainHeight: 0 };
     await this.auth.numberAll([...p.accountWrites.keys()].sort());
     await this.writeBatch(p.meta, p.record.stateRoot, p.record, p.ibc.takeWrites());
-    this.ibc = p.ibc;
+    this.ibc = p.ibc.flatten();
     this.pending = undefined;
     this.meta = p.meta;
     this.rt.blockHashes.add(p.record.number, p.record.hash);

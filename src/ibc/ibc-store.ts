@@ -5,7 +5,9 @@
  *
  * A sorted-key SHA-256 root commits to every entry (a named simplification: not an IAVL root, and
  * no membership proofs are made from it). Checkpoints nest as the SDK's cache contexts do: a failed
- * message reverts what it wrote. The app keeps a committed store and a working copy per block.
+ * message reverts what it wrote. The app keeps a committed store and a working copy per block: a
+ * fork over the committed store (O(1) to make, as the copy an eth_call runs on), merged into a new
+ * committed store at Commit only when the block wrote IBC state.
  */
 import { createHash } from 'node:crypto';
 
@@ -13,23 +15,35 @@ const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
 export class IbcStore {
-  private stack: Map<string, Uint8Array | undefined>[] = [];
+  /** This store's entries over `base`'s: a value, or undefined for a key this store deleted. */
+  private readonly own: Map<string, Uint8Array | undefined>;
+  private count: number;
+  /** Per open checkpoint: each key's entry in `own` before its first write under the checkpoint. */
+  private stack: Map<string, { had: boolean; value: Uint8Array | undefined }>[] = [];
   private cachedRoot: Uint8Array | undefined;
   /** Keys written since the store was made or last `takeWrites()` (for persistence). */
   private written = new Set<string>();
+  /** Set once a fork reads through this store: from then on it must not change. */
+  private forked = false;
 
-  constructor(private map: Map<string, Uint8Array> = new Map()) {}
+  /** A store holding `entries`; with `base`, a fork: `entries` start empty and reads fall through. */
+  constructor(entries: Map<string, Uint8Array> = new Map(), private readonly base?: IbcStore) {
+    this.own = entries;
+    this.count = (base?.size ?? 0) + entries.size;
+  }
 
   get size(): number {
-    return this.map.size;
+    return this.count;
   }
 
   get(key: string): Uint8Array | undefined {
-    return this.map.get(key);
+    const v = this.own.get(key);
+    if (v !== undefined || this.base === undefined || this.own.has(key)) return v;
+    return this.base.get(key);
   }
 
   getText(key: string): string | undefined {
-    const v = this.map.get(key);
+    const v = this.get(key);
     return v === undefined ? undefined : text.decode(v);
   }
 
@@ -39,12 +53,11 @@ export class IbcStore {
   }
 
   has(key: string): boolean {
-    return this.map.has(key);
+    return this.get(key) !== undefined;
   }
 
   set(key: string, value: Uint8Array | string): void {
-    this.record(key);
-    this.map.set(key, typeof value === 'string' ? utf8.encode(value) : value);
+    this.write(key, typeof value === 'string' ? utf8.encode(value) : value);
   }
 
   setJson(key: string, value: unknown): void {
@@ -52,15 +65,13 @@ export class IbcStore {
   }
 
   delete(key: string): void {
-    if (!this.map.has(key)) return;
-    this.record(key);
-    this.map.delete(key);
+    if (this.has(key)) this.write(key, undefined);
   }
 
   /** Entries whose key starts with `prefix`, in key order. */
   entries(prefix: string): [string, Uint8Array][] {
     const out: [string, Uint8Array][] = [];
-    for (const [k, v] of this.map) if (k.startsWith(prefix)) out.push([k, v]);
+    for (const [k, v] of this.all()) if (k.startsWith(prefix)) out.push([k, v]);
     return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
@@ -77,34 +88,53 @@ export class IbcStore {
   revert(): void {
     const top = this.stack.pop();
     if (!top) return;
-    for (const [k, v] of top) {
-      if (v === undefined) this.map.delete(k);
-      else this.map.set(k, v);
+    for (const [k, { had, value }] of top) {
+      const existed = this.has(k);
+      if (had) this.own.set(k, value);
+      else this.own.delete(k);
+      this.count += (this.has(k) ? 1 : 0) - (existed ? 1 : 0);
     }
     this.cachedRoot = undefined;
   }
 
+  /**
+   * A working copy in O(1): a fork that reads through this store and keeps its own writes. This
+   * store must not change while forks of it are in use (a committed store never does).
+   */
   copy(): IbcStore {
-    const c = new IbcStore(new Map(this.map));
+    this.forked = true;
+    const c = new IbcStore(new Map(), this);
     // Same entries, same root: a block that writes nothing to IBC does not rehash the store.
     c.cachedRoot = this.cachedRoot;
     return c;
   }
 
+  /**
+   * This store as a standalone one, to become the committed store: the base itself when this fork
+   * wrote nothing, else one map of the merged entries (O(entries), only on blocks that wrote IBC state).
+   */
+  flatten(): IbcStore {
+    if (this.base === undefined) return this;
+    if (this.own.size === 0) return this.base.flatten();
+    const s = new IbcStore(new Map(this.all()));
+    s.cachedRoot = this.cachedRoot;
+    return s;
+  }
+
   /** The keys written since the last call, with their current values (undefined: deleted). */
   takeWrites(): [string, Uint8Array | undefined][] {
-    const out = [...this.written].sort().map((k): [string, Uint8Array | undefined] => [k, this.map.get(k)]);
+    const out = [...this.written].sort().map((k): [string, Uint8Array | undefined] => [k, this.get(k)]);
     this.written.clear();
     return out;
   }
 
   /** SHA-256 over the sorted entries; empty when the store is empty (the app hash is then unchanged). */
   root(): Uint8Array {
-    if (this.map.size === 0) return new Uint8Array(0);
+    if (this.count === 0) return new Uint8Array(0);
     if (this.cachedRoot) return this.cachedRoot;
+    const entries = [...this.all()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const h = createHash('sha256');
-    for (const k of [...this.map.keys()].sort()) {
-      const v = this.map.get(k)!;
+    for (const [k, v] of entries) {
       const kb = utf8.encode(k);
       h.update(lenPrefix(kb.length)).update(kb).update(lenPrefix(v.length)).update(v);
     }
@@ -112,11 +142,22 @@ export class IbcStore {
     return this.cachedRoot;
   }
 
-  private record(key: string): void {
+  /** Every entry (this store's over its base's), unordered. */
+  private *all(): Generator<[string, Uint8Array]> {
+    if (this.base !== undefined) for (const e of this.base.all()) if (!this.own.has(e[0])) yield e;
+    for (const [k, v] of this.own) if (v !== undefined) yield [k, v];
+  }
+
+  private write(key: string, value: Uint8Array | undefined): void {
+    if (this.forked) throw new Error(`IbcStore: ${key} written in a store that was forked (a committed store is read only)`);
     this.cachedRoot = undefined;
     this.written.add(key);
     const top = this.stack[this.stack.length - 1];
-    if (top && !top.has(key)) top.set(key, this.map.get(key));
+    if (top && !top.has(key)) top.set(key, { had: this.own.has(key), value: this.own.get(key) });
+    const existed = this.has(key);
+    if (value === undefined && this.base === undefined) this.own.delete(key);
+    else this.own.set(key, value);
+    this.count += (value !== undefined ? 1 : 0) - (existed ? 1 : 0);
   }
 }
 

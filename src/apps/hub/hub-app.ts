@@ -233,7 +233,7 @@ export class HubApp implements Application {
     }).map(([k]) => k);
     await this.auth.numberAll(changed.sort());
     this.committed = p.accounts;
-    this.ibc = p.ibc;
+    this.ibc = p.ibc.flatten();
     this.meta = p.meta;
     this.pending = undefined;
     await this.persist(this.committed, changed, p.ibc.takeWrites());
