@@ -106,6 +106,18 @@ export function storedBalances(store: IbcStore, address: Uint8Array): Coin[] {
   return store.entries(prefix).map(([k, v]) => ({ denom: k.slice(prefix.length), amount: BigInt(new TextDecoder().decode(v)) }));
 }
 
+/** The supply of one denom this store tracks (0 for one it never minted). */
+export function storedSupply(store: IbcStore, denom: string): bigint {
+  const v = store.getText(hostKeys.supply(denom));
+  return v === undefined ? 0n : BigInt(v);
+}
+
+/** The supply of every denom this store tracks (what ICS-20 minted and did not burn), by denom. */
+export function storedSupplies(store: IbcStore): Coin[] {
+  const prefix = hostKeys.supply('');
+  return store.entries(prefix).map(([k, v]) => ({ denom: k.slice(prefix.length), amount: BigInt(new TextDecoder().decode(v)) }));
+}
+
 export function ev(type: string, ...attrs: [string, string][]): AbciEvent {
   return { type, attributes: attrs.map(([key, value]) => ({ key, value, index: true })) };
 }

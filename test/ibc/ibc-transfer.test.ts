@@ -5,7 +5,7 @@
  * (burnt, unescrowed); a timeout and an error acknowledgement refund the sender.
  */
 import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
-import { GasPrice, QueryClient, setupIbcExtension, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
+import { GasPrice, QueryClient, setupBankExtension, setupIbcExtension, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../../src/crypto/bech32.js';
@@ -99,12 +99,21 @@ describe('IBC between the EVM chain and the hub', () => {
     expect(r1.code).toBe(0);
     await network.relayer!.idle();
     expect((await client.getBalance(from, voucherOnEvm)).amount).toBe('5000');
+    // x/bank's supply of the voucher: what was minted on this chain and not burnt (earlier transfers included).
+    const bank = QueryClient.withExtensions(await Comet38Client.connect(evmRpc), setupBankExtension);
+    const supplyBefore = BigInt((await bank.bank.supplyOf(voucherOnEvm)).amount);
+    expect(supplyBefore).toBeGreaterThanOrEqual(5000n);
+    const total = (await bank.bank.totalSupply()).supply;
+    expect(total.map((c) => c.denom)).toEqual([...total.map((c) => c.denom)].sort());
+    expect(total).toContainEqual({ denom: voucherOnEvm, amount: supplyBefore.toString() });
+    expect(total.find((c) => c.denom === denom)?.amount).toBe((await bank.bank.supplyOf(denom)).amount);
     const hubBefore = BigInt((await hubSide.client.getBalance(hub.devAddresses[3]!, 'uhub')).amount);
     const r2 = await client.sendIbcTokens(from, hub.devAddresses[3]!, { denom: voucherOnEvm, amount: '2000' }, 'transfer', 'channel-0', undefined, inTenMinutes(), fee(denom));
     expect(r2.code).toBe(0);
     expect(r2.events.map((e) => e.type)).toEqual(expect.arrayContaining(['burn', 'send_packet', 'ibc_transfer']));
     await network.relayer!.idle();
     expect((await client.getBalance(from, voucherOnEvm)).amount).toBe('3000');
+    expect(BigInt((await bank.bank.supplyOf(voucherOnEvm)).amount)).toBe(supplyBefore - 2000n);
     expect(BigInt((await hubSide.client.getBalance(hub.devAddresses[3]!, 'uhub')).amount)).toBe(hubBefore + 2000n);
     client.disconnect();
     hubSide.client.disconnect();

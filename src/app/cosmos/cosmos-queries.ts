@@ -39,6 +39,7 @@ import {
   QuerySpendableBalancesResponse,
   QuerySupplyOfRequest,
   QuerySupplyOfResponse,
+  QueryTotalSupplyRequest,
   QueryTotalSupplyResponse,
 } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import type { PageRequest } from 'cosmjs-types/cosmos/base/query/v1beta1/pagination';
@@ -54,7 +55,7 @@ import type { AuthEntry, AuthRegistry } from './auth-registry.js';
 import { GAS, MAX_MEMO_CHARACTERS, runCosmosTx, type CosmosChainEnv } from './cosmos-exec.js';
 import { decodeCosmosTx, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from './cosmos-tx.js';
 import { CosmosTxError } from './sdk-errors.js';
-import { storedBalance, storedBalances } from '../../ibc/bank.js';
+import { storedBalance, storedBalances, storedSupplies, storedSupply } from '../../ibc/bank.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 
 /** What the Cosmos queries need beyond the EVM query context. */
@@ -234,13 +235,19 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     const amount = await denomBalance(ctx, state, address, req.denom);
     return QuerySpendableBalanceByDenomResponse.encode({ balance: { denom: req.denom, amount: amount.toString() } }).finish();
   }),
-  route('/cosmos.bank.v1beta1.Query/TotalSupply', async (ctx, state) => {
-    return QueryTotalSupplyResponse.encode({ supply: [{ denom: ctx.denom, amount: (await totalSupply(ctx, state)).toString() }], pagination: { nextKey: new Uint8Array(0), total: 1n } }).finish();
+  route('/cosmos.bank.v1beta1.Query/TotalSupply', async (ctx, state, data) => {
+    const req = decodeReq(QueryTotalSupplyRequest, data);
+    // The native denom's supply, then what ICS-20 minted here (vouchers), in denom order as x/bank lists them.
+    const ibc = ctx.cosmos?.ibc?.();
+    const all = [{ denom: ctx.denom, amount: await totalSupply(ctx, state) }, ...(ibc ? storedSupplies(ibc) : [])].sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
+    const p = page(all.map((c) => ({ denom: c.denom, amount: c.amount.toString() })), req.pagination);
+    return QueryTotalSupplyResponse.encode({ supply: p.items, pagination: { nextKey: p.nextKey, total: p.total } }).finish();
   }),
   route('/cosmos.bank.v1beta1.Query/SupplyOf', async (ctx, state, data) => {
     const req = decodeReq(QuerySupplyOfRequest, data);
     if (req.denom === '') throw invalidArgument('invalid denom');
-    const amount = req.denom === ctx.denom ? await totalSupply(ctx, state) : 0n;
+    const ibc = ctx.cosmos?.ibc?.();
+    const amount = req.denom === ctx.denom ? await totalSupply(ctx, state) : ibc ? storedSupply(ibc, req.denom) : 0n;
     return QuerySupplyOfResponse.encode({ amount: { denom: req.denom, amount: amount.toString() } }).finish();
   }),
   route('/cosmos.bank.v1beta1.Query/DenomMetadata', async (ctx, _state, data) => {
