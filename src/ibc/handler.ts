@@ -423,19 +423,28 @@ async function recvPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, e
     ack = successAck();
     events.push(...appEvents);
     events.push(ev('fungible_token_packet', ['sender', data.sender], ['receiver', data.receiver], ['denom', data.denom], ['amount', data.amount], ['memo', data.memo ?? ''], ['success', 'true']));
+    events.push(ev('message', ['module', 'transfer']));
   } catch (e) {
     await ctx.cache.revert();
     if (!(e instanceof CosmosTxError)) throw e;
     ack = errorAck(e.code);
-    events.push(ev('fungible_token_packet', ['sender', data?.sender ?? ''], ['receiver', data?.receiver ?? ''], ['denom', data?.denom ?? ''], ['amount', data?.amount ?? ''], ['memo', data?.memo ?? ''], ['success', 'false'], ['error', e.log]));
+    // As ibc-go (v8.1+) keeps a failed callback's events: emitted, but with every type and key prefixed.
+    appEvents.push(ev('fungible_token_packet', ['sender', data?.sender ?? ''], ['receiver', data?.receiver ?? ''], ['denom', data?.denom ?? ''], ['amount', data?.amount ?? ''], ['memo', data?.memo ?? ''], ['success', 'false'], ['error', e.log]));
+    appEvents.push(ev('message', ['module', 'transfer']));
+    events.push(...appEvents.map(asCallbackErrorEvent));
   }
-  events.push(ev('message', ['module', 'transfer']));
   write(ctx, hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence), ackCommitment(ack));
   // ibc-go's order: data, timeouts, sequence, ports and channels, the ack, then the connection (no ordering).
   const common = packetAttrs(p, connectionId);
   events.push(ev('write_acknowledgement', ['packet_data_hex', Buffer.from(p.data).toString('hex')], ...common.slice(0, 7), ['packet_ack_hex', Buffer.from(ack).toString('hex')], ...common.slice(8)));
   events.push(ev('message', ['module', 'ibc_channel']));
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
+}
+
+/** ibc-go's ConvertToErrorEvents: the event of a callback whose acknowledgement is an error. */
+const CALLBACK_ERROR_PREFIX = 'ibccallbackerror-';
+function asCallbackErrorEvent(e: AbciEvent): AbciEvent {
+  return { type: CALLBACK_ERROR_PREFIX + e.type, attributes: e.attributes.map((a) => ({ ...a, key: CALLBACK_ERROR_PREFIX + a.key })) };
 }
 
 async function onRecv(ctx: IbcExecContext, p: Packet, data: NonNullable<ReturnType<typeof decodePacketData>>, events: AbciEvent[]): Promise<void> {

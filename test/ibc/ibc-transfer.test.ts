@@ -168,8 +168,13 @@ describe('IBC between the EVM chain and the hub', () => {
     const last = recv.at(-1)!;
     const ack = last.events.find((e) => e.type === 'write_acknowledgement')!.attributes.find((a) => a.key === 'packet_ack_hex')!.value;
     expect(Buffer.from(ack, 'hex').toString()).toBe('{"error":"ABCI code: 5: error handling packet: see events for details"}');
-    const fungible = last.events.find((e) => e.type === 'fungible_token_packet')!.attributes;
-    expect(fungible.find((a) => a.key === 'success')?.value).toBe('false');
+    // ibc-go keeps the failed callback's events with every type and key prefixed ibccallbackerror-.
+    expect(last.events.find((e) => e.type === 'fungible_token_packet')).toBeUndefined();
+    const fungible = last.events.find((e) => e.type === 'ibccallbackerror-fungible_token_packet')!.attributes;
+    expect(fungible.find((a) => a.key === 'ibccallbackerror-success')?.value).toBe('false');
+    expect(fungible.find((a) => a.key === 'ibccallbackerror-receiver')?.value).toBe('not-an-address');
+    expect(fungible.find((a) => a.key === 'ibccallbackerror-error')?.value).toMatch(/receiver/);
+    expect(last.events.some((e) => e.type === 'ibccallbackerror-message' && e.attributes.some((a) => a.key === 'ibccallbackerror-module' && a.value === 'transfer'))).toBe(true);
     evm.disconnect();
     client.disconnect();
   });
