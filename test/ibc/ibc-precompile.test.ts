@@ -66,9 +66,17 @@ describe('the ICS-20 precompile on the EVM chain', () => {
 
     const url = network.urls.routing!;
     await fetch(`${url}/v2/tx/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: String(network.evm!.evmChainId), tx_hash: hash }) });
-    const status = (await (await fetch(`${url}/v2/tx/status?chain_id=${network.evm!.evmChainId}&tx_hash=${hash}`)).json()) as { state: string; transfers: { transfer_sequence: { ibc_transfer: { state: string; from_chain_id: string; to_chain_id: string } }[] }[] };
+    type ChainTx = { chain_id: string; tx_hash: string; explorer_link: string };
+    const status = (await (await fetch(`${url}/v2/tx/status?chain_id=${network.evm!.evmChainId}&tx_hash=${hash}`)).json()) as {
+      state: string;
+      transfers: { transfer_sequence: { ibc_transfer: { state: string; from_chain_id: string; to_chain_id: string; packet_txs: { send_tx: ChainTx; receive_tx: ChainTx } } }[] }[];
+    };
     expect(status.state).toBe('STATE_COMPLETED_SUCCESS');
-    expect(status.transfers[0]!.transfer_sequence[0]!.ibc_transfer).toMatchObject({ state: 'TRANSFER_SUCCESS', from_chain_id: network.evm!.chainId, to_chain_id: hub.chainId });
+    const transfer = status.transfers[0]!.transfer_sequence[0]!.ibc_transfer;
+    expect(transfer).toMatchObject({ state: 'TRANSFER_SUCCESS', from_chain_id: network.evm!.chainId, to_chain_id: hub.chainId });
+    // The EVM tx is named by the 0x hash its sender knows; the hub's (Cosmos) receive by its CometBFT hash.
+    expect(transfer.packet_txs.send_tx).toMatchObject({ chain_id: network.evm!.chainId, tx_hash: hash, explorer_link: `${url}/explorer/tx/${hash}` });
+    expect(transfer.packet_txs.receive_tx.tx_hash).toMatch(/^[0-9A-F]{64}$/);
   });
 
   it('anvil_mine of empty blocks and anvil_setBalance keep the EVM state readable once the IBC store has entries', async () => {

@@ -25,7 +25,10 @@ const PACKET_EVENTS = new Set(['send_packet', 'recv_packet', 'write_acknowledgem
 
 interface TxAt {
   chainId: string;
+  /** As the status shows it: the 0x hash of an Ethereum tx (the one its sender knows), else the CometBFT hash. */
   txHash: string;
+  /** The CometBFT hash (upper-case hex): how `transfersOf` finds the tx. */
+  cometHash: string;
   height: number;
 }
 
@@ -70,7 +73,9 @@ export class PacketIndex {
         if (m.data.type !== 'Tx') return;
         const r = m.data.value.txResult;
         if (r.result.code !== 0 || !r.result.events.some((e) => PACKET_EVENTS.has(e.type))) return; // most txs: no hash needed
-        this.observe(c.chainId, { chainId: c.chainId, txHash: toHexUpper(txHash(r.tx)), height: r.height }, r.result.events);
+        const cometHash = toHexUpper(txHash(r.tx));
+        const ethHash = r.result.events.find((e) => e.type === 'ethereum_tx')?.attributes.find((a) => a.key === 'ethereumTxHash')?.value;
+        this.observe(c.chainId, { chainId: c.chainId, txHash: ethHash ?? cometHash, cometHash, height: r.height }, r.result.events);
       });
       this.subs.push(sub);
     }
@@ -127,7 +132,7 @@ export class PacketIndex {
           timeoutTimestamp: BigInt(get(e, 'packet_timeout_timestamp') || '0'),
           send: at,
         });
-        const txKey = `${chainId}/${at.txHash}`;
+        const txKey = `${chainId}/${at.cometHash}`;
         this.byTx.set(txKey, [...(this.byTx.get(txKey) ?? []), key]);
       } else if (e.type === 'write_acknowledgement' || e.type === 'recv_packet') {
         const src = this.routes.get(`${chainId}/${get(e, 'packet_dst_port')}/${get(e, 'packet_dst_channel')}`);
@@ -150,7 +155,7 @@ export class PacketIndex {
   private forgetOldest(): void {
     const [key, e] = this.bySource.entries().next().value as [string, Entry];
     this.bySource.delete(key);
-    const txKey = `${e.srcChainId}/${e.send.txHash}`;
+    const txKey = `${e.srcChainId}/${e.send.cometHash}`;
     const rest = (this.byTx.get(txKey) ?? []).filter((k) => k !== key);
     if (rest.length > 0) this.byTx.set(txKey, rest);
     else this.byTx.delete(txKey);
