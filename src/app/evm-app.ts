@@ -57,6 +57,7 @@ import { buildRouteTable, QUERY_ROUTES, routeQuery, type QueryContext, type Quer
 import { COSMOS_QUERY_ROUTES } from './cosmos/cosmos-queries.js';
 import { DecodedTxCache } from './tx-cache.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
+import { timestampToNs } from '../types/time.js';
 import { blockEvents } from './tx-events.js';
 import { LevelTrieDB } from './trie-db.js';
 import { appHashWithIbc, IbcStore } from '../ibc/ibc-store.js';
@@ -277,7 +278,7 @@ export class EvmApp implements Application {
       }
     });
     const ibc = this.ibc.copy();
-    const timeNs = BigInt(req.time.seconds) * 1_000_000_000n + BigInt(req.time.nanos);
+    const timeNs = timestampToNs(req.time);
     const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs), this.rt.ics20);
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();

@@ -74,6 +74,11 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
   let gasUsed = 0n;
   let logCount = 0;
 
+  // Only a tx sent straight to the ICS-20 precompile can write IBC state: a contract's call is
+  // refused before any write, so one context (no caller) serves every other tx of the block.
+  const ibc = ics20 && cosmos.ibc;
+  const indirect: Ics20Context | undefined = ibc && { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: undefined, events: [] };
+
   await vm.evm.journal.checkpoint();
   try {
     for (let i = 0; i < txs.length; i++) {
@@ -92,21 +97,19 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       const gasWanted = Number(tx.gasLimit);
       let sender: Address;
       let result: RunTxResult | undefined;
-      // Only a tx sent straight to the ICS-20 precompile can write IBC state (a contract's call is
-      // refused before any write): its writes live and die with the tx, its events join the tx's.
-      const ibc = ics20 && cosmos.ibc;
-      const direct = ibc !== undefined && isIcs20Precompile(tx.to?.bytes);
+      // A direct call's IBC writes live and die with the tx; its events join the tx's.
+      const direct = indirect !== undefined && isIcs20Precompile(tx.to?.bytes);
       const ibcEvents: AbciEvent[] | undefined = direct ? [] : undefined;
       let checkpointed = false;
       try {
         sender = recoverSender(item);
         if (gasUsed + tx.gasLimit > env.gasLimit) throw blockGasExhausted(tx.gasLimit, env.gasLimit - gasUsed);
-        if (ibc) {
+        if (indirect) {
           if (direct) {
-            ibc.store.checkpoint();
+            ibc!.store.checkpoint();
             checkpointed = true;
           }
-          ics20.ctx = { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: direct ? sender.bytes : undefined, value: tx.value, events: ibcEvents ?? [] };
+          ics20!.ctx = direct ? { ...indirect, caller: sender.bytes, value: tx.value, events: ibcEvents! } : indirect;
         }
         result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
       } catch (e) {

@@ -15,6 +15,7 @@ import { EVMError, type ExecResult, type PrecompileInput } from '@ethereumjs/evm
 import type { AbciEvent } from '../abci/types.js';
 import { CosmosTxError } from '../app/cosmos/sdk-errors.js';
 import { toBech32 } from '../crypto/bech32.js';
+import { bytesEqual } from '../crypto/encoding.js';
 import { keccak256 } from '../crypto/keccak.js';
 import { MultiDenomBank } from './bank.js';
 import { runIbcMsg } from './handler.js';
@@ -44,7 +45,7 @@ export interface Ics20Context {
 }
 
 export function isIcs20Precompile(to: Uint8Array | undefined): boolean {
-  return to !== undefined && Buffer.compare(Buffer.from(to), Buffer.from(ADDRESS_BYTES)) === 0;
+  return to !== undefined && bytesEqual(to, ADDRESS_BYTES);
 }
 
 const revert = (message: string, gasUsed: bigint): ExecResult => ({ returnValue: errorData(message), executionGasUsed: gasUsed, exceptionError: new EVMError(EVMError.errorMessages.REVERT) });

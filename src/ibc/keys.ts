@@ -70,6 +70,11 @@ export function denomAfterHop(d: Denom, from: Hop, to: Hop): { denom: Denom; hom
   return { denom: home ? { base: d.base, trace: d.trace.slice(1) } : { base: d.base, trace: [to, ...d.trace] }, home };
 }
 
+/** An `ibc/<hash>` denom as the chain stores it: the hash in upper case (clients may send any case). */
+export function canonicalIbcDenom(denom: string): string {
+  return `ibc/${denom.slice(4).toUpperCase()}`;
+}
+
 /** `ibc/<UPPER HEX sha256(path)>` for a traced denom, the base itself for a native one. */
 export function ibcDenom(d: Denom): string {
   return d.trace.length === 0 ? d.base : `ibc/${denomHashHex(denomPath(d))}`;

@@ -15,6 +15,11 @@ export function timestampToMs(t: Timestamp): number {
   return t.seconds * 1000 + Math.floor(t.nanos / 1_000_000);
 }
 
+/** Nanoseconds since the Unix epoch (IBC timeouts and block times are compared in ns). */
+export function timestampToNs(t: Timestamp): bigint {
+  return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+}
+
 export function compareTime(a: Timestamp, b: Timestamp): number {
   return a.seconds !== b.seconds ? a.seconds - b.seconds : a.nanos - b.nanos;
 }

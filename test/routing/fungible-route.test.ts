@@ -44,6 +44,27 @@ const post = async (path: string, body: unknown) => {
 };
 const evmBech = (i: number) => toBech32(evmPrefix, Buffer.from(network.evm!.accounts[i]!.address.slice(2), 'hex'));
 
+type SkipClient = typeof import('@skip-go/client');
+
+/** `executeRoute` with its status callbacks recorded: the route must end completed, its callbacks having seen the IBC transfer. */
+async function executeTracked(skip: SkipClient, opts: Omit<Parameters<SkipClient['executeRoute']>[0], 'onRouteStatusUpdated' | 'onTransactionCompleted'>): Promise<void> {
+  const states: string[] = [];
+  const updates: { status: string; events: number }[] = [];
+  await skip.executeRoute({
+    ...opts,
+    onRouteStatusUpdated: (d: { status: string; transferEvents: unknown[] }) => {
+      updates.push({ status: d.status, events: d.transferEvents.length });
+    },
+    onTransactionCompleted: async (t: { status?: { state?: string } }) => {
+      states.push(String(t.status?.state));
+    },
+  });
+  expect(states.at(-1)).toBe('STATE_COMPLETED_SUCCESS');
+  // The callbacks saw the IBC transfer event, and the route ended completed.
+  expect(updates.some((u) => u.events > 0)).toBe(true);
+  expect(updates.at(-1)?.status).toBe('completed');
+}
+
 describe('/v2/fungible/route and /msgs', () => {
   it('routes uhub from the hub to the EVM chain over channel-0, exact amounts, no swap', async () => {
     const { status, body } = await post('/v2/fungible/route', { amount_in: '1000', source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, dest_asset_denom: uhubOnEvm, dest_asset_chain_id: evmCosmosId });
@@ -117,26 +138,14 @@ describe("@skip-go/client's route, messages and executeRoute", () => {
     expect(route?.requiredChainAddresses).toEqual([hub.chainId, evmCosmosId]);
     const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
     const receiver = evmBech(3);
-    const states: string[] = [];
-    const updates: { status: string; events: number }[] = [];
-    await skip.executeRoute({
+    await executeTracked(skip, {
       route: route!,
       userAddresses: [
         { chainId: hub.chainId, address: hub.devAddresses[0]! },
         { chainId: evmCosmosId, address: receiver },
       ],
       getCosmosSigner: async () => wallet as never,
-      onRouteStatusUpdated: (d: { status: string; transferEvents: unknown[] }) => {
-        updates.push({ status: d.status, events: d.transferEvents.length });
-      },
-      onTransactionCompleted: async (t: { status?: { state?: string } }) => {
-        states.push(String(t.status?.state));
-      },
     });
-    expect(states.at(-1)).toBe('STATE_COMPLETED_SUCCESS');
-    // The callbacks saw the IBC transfer event, and the route ended completed.
-    expect(updates.some((u) => u.events > 0)).toBe(true);
-    expect(updates.at(-1)?.status).toBe('completed');
     const evm = await StargateClient.connect(network.evm!.urls.rpc!);
     expect(await evm.getBalance(receiver, uhubOnEvm)).toEqual({ denom: uhubOnEvm, amount: '4242' });
 
@@ -151,26 +160,14 @@ describe("@skip-go/client's route, messages and executeRoute", () => {
     const evm = network.evm!;
     const chain = defineChain({ id: evm.evmChainId, name: 'chainlet', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [evm.urls.jsonRpc!] } } });
     const account = privateKeyToAccount(evm.accounts[4]!.privateKey as `0x${string}`);
-    const states: string[] = [];
-    const updates: { status: string; events: number }[] = [];
-    await skip.executeRoute({
+    await executeTracked(skip, {
       route: route!,
       userAddresses: [
         { chainId: evmId, address: account.address },
         { chainId: hub.chainId, address: hub.devAddresses[5]! },
       ],
       getEvmSigner: async () => createWalletClient({ account, chain, transport: http() }) as never,
-      onRouteStatusUpdated: (d: { status: string; transferEvents: unknown[] }) => {
-        updates.push({ status: d.status, events: d.transferEvents.length });
-      },
-      onTransactionCompleted: async (t: { status?: { state?: string } }) => {
-        states.push(String(t.status?.state));
-      },
     });
-    expect(states.at(-1)).toBe('STATE_COMPLETED_SUCCESS');
-    // The callbacks saw the IBC transfer event, and the route ended completed.
-    expect(updates.some((u) => u.events > 0)).toBe(true);
-    expect(updates.at(-1)?.status).toBe('completed');
     const h = await StargateClient.connect(hub.urls.rpc!);
     expect(await h.getBalance(hub.devAddresses[5]!, voucher)).toEqual({ denom: voucher, amount: '1000000000000000' });
     h.disconnect();

@@ -43,6 +43,7 @@ import { txHash } from '../../types/txs.js';
 import { appHashWithIbc, IbcStore } from '../../ibc/ibc-store.js';
 import { IBC_QUERY_ROUTES } from '../../ibc/queries.js';
 import { HubAccounts, type AccountMap } from './hub-accounts.js';
+import { timestampToNs } from '../../types/time.js';
 
 type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 type TextSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, string>;
@@ -209,7 +210,7 @@ export class HubApp implements Application {
     const meta = this.requireMeta();
     const working = this.committed.copy();
     const ibc = this.ibc.copy();
-    const timeNs = BigInt(req.time.seconds) * 1_000_000_000n + BigInt(req.time.nanos);
+    const timeNs = timestampToNs(req.time);
     const txResults: ExecTxResult[] = [];
     for (const t of req.txs) {
       try {

@@ -7,7 +7,7 @@ import type { ChainletNode } from '../../node/node.js';
 import type { BlockStore } from '../../store/block-store.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import type { HubChain } from '../hub-chain.js';
-import { formatRfc3339Nano } from '../../types/time.js';
+import { formatRfc3339Nano, timestampToNs } from '../../types/time.js';
 import type { IndexedChain } from './packet-index.js';
 import { relayerKey } from './relayer-key.js';
 import type { RelayChain } from './relayer.js';
@@ -81,7 +81,7 @@ export function indexedChain(c: { chainId: string; height: number; subscribe: Re
     },
     latestTimeNs: async () => {
       const t = await timeOf(c.height);
-      return t ? BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos) : 0n;
+      return t ? timestampToNs(t) : 0n;
     },
   };
 }

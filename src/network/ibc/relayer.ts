@@ -25,6 +25,7 @@ import { toHexUpper } from '../../crypto/encoding.js';
 import { sha256 } from '../../crypto/hash.js';
 import type { Subscription } from '../../events/subscription.js';
 import type { Header, Commit } from '../../types/block.js';
+import { timestampToNs } from '../../types/time.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 import { hostKeys, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
@@ -108,6 +109,7 @@ export class Relayer {
   private open_ = false;
   readonly mode: 'block' | 'manual';
   private readonly gasLimit: bigint;
+  private readonly inclusionTimeoutMs: number;
 
   constructor(
     private readonly chainA: RelayChain,
@@ -116,6 +118,7 @@ export class Relayer {
   ) {
     this.mode = opts.mode ?? 'block';
     this.gasLimit = opts.gasLimit ?? 2_000_000n;
+    this.inclusionTimeoutMs = opts.inclusionTimeoutMs ?? 60_000;
   }
 
   get paused(): boolean {
@@ -272,7 +275,7 @@ export class Relayer {
     if (this.packets.size === 0) return;
     for (const end of [this.a, this.b]) {
       const sh = await end.chain.signedHeader(end.chain.height());
-      if (sh) this.latestTime.set(end.chain.chainId, BigInt(sh.header.time.seconds) * 1_000_000_000n + BigInt(sh.header.time.nanos));
+      if (sh) this.latestTime.set(end.chain.chainId, timestampToNs(sh.header.time));
     }
     for (const [src, dst, from] of [[this.a, this.b, 'a'], [this.b, this.a, 'b']] as const) {
       const toDst: IbcMsg[] = [];
@@ -364,12 +367,12 @@ export class Relayer {
         this.opts.logger?.debug({ chainId: c.chainId, hash, msgs: msgs.map((m) => m.kind) }, 'relay tx sent');
         let timer: NodeJS.Timeout | undefined;
         const timedOut = new Promise<'timeout'>((res) => {
-          timer = setTimeout(() => res('timeout'), this.opts.inclusionTimeoutMs ?? 60_000);
+          timer = setTimeout(() => res('timeout'), this.inclusionTimeoutMs);
         });
         const msg = await Promise.race([sub.next(), timedOut]).finally(() => clearTimeout(timer));
         if (msg === 'timeout') {
           end.sequence = await c.accountSequence(c.key.address);
-          throw new Error(`relayer: tx ${hash} was not in a block of ${c.chainId} after ${this.opts.inclusionTimeoutMs ?? 60_000} ms; the sequence is read again and the packets retried`);
+          throw new Error(`relayer: tx ${hash} was not in a block of ${c.chainId} after ${this.inclusionTimeoutMs} ms; the sequence is read again and the packets retried`);
         }
         if (!msg || msg.data.type !== 'Tx') throw new Error(`relayer: no result for tx ${hash} on ${c.chainId}`);
         const r = msg.data.value.txResult.result;

@@ -19,6 +19,7 @@ import type { ChainState } from '../../types/chain-state.js';
 import { impersonationTransform, ImpersonationSet } from '../../app/impersonation.js';
 import { editLatestState, type AccountEdit } from '../../app/state-surgery.js';
 import { appHashWithIbc } from '../../ibc/ibc-store.js';
+import { fromHex } from '../../crypto/encoding.js';
 import { timestampFromMs } from '../../types/time.js';
 import { DevnetError, DevnetStoppedError, InvalidStateDumpError } from './errors.js';
 import { randomBytes } from 'node:crypto';
@@ -312,7 +313,7 @@ export class DevnetControl {
       const root = await editLatestState(app, address, edit);
       // The next header's app_hash names the state it builds on (and the IBC store, once it has entries).
       const ibcRoot = app.meta()?.lastIbcRoot;
-      await this.moveHead((s) => ({ ...s, appHash: appHashWithIbc(root, ibcRoot ? new Uint8Array(Buffer.from(ibcRoot.replace(/^0x/, ''), 'hex')) : new Uint8Array(0)) }));
+      await this.moveHead((s) => ({ ...s, appHash: appHashWithIbc(root, ibcRoot ? fromHex(ibcRoot) : new Uint8Array(0)) }));
     });
     this.notify('state');
   }

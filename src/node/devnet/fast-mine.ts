@@ -9,8 +9,9 @@
  * Runs inside `consensus.exclusive`; the mempool must have no executable tx (the caller mines
  * those blocks the normal way first).
  */
+import { committedRoot } from '../../app/app-reload.js';
 import { blockGasLimit, nextBaseFee } from '../../app/fee-market.js';
-import { toPrefixedHex as hex } from '../../crypto/encoding.js';
+import { fromHex, toPrefixedHex as hex } from '../../crypto/encoding.js';
 import { compareTime, timestampFromMs, timestampToMs, type Timestamp } from '../../types/time.js';
 import { buildEmptyRange, rangeBlockId, rangeTime, type EmptyRange } from './empty-range.js';
 import { appOf, type DevnetParts } from './parts.js';
@@ -56,8 +57,8 @@ export async function mineEmptyRange(parts: DevnetParts, count: number, opts: Em
       gasLimit,
       coinbase: app.view.coinbaseOverride?.bytes,
       // The EVM state root (the consensus app hash also commits to the IBC store once it has entries).
-      stateRoot: new Uint8Array(Buffer.from((meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot).replace(/^0x/, ''), 'hex')),
-      parentHash: meta.lastBlockHash === '' ? ZERO_HASH : new Uint8Array(Buffer.from(meta.lastBlockHash.replace(/^0x/, ''), 'hex')),
+      stateRoot: committedRoot(meta),
+      parentHash: meta.lastBlockHash === '' ? ZERO_HASH : fromHex(meta.lastBlockHash),
     },
   });
 

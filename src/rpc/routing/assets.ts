@@ -24,8 +24,8 @@ import type { IbcStore } from '../../ibc/ibc-store.js';
 import { LOGO_PATH, resolveChain, type ChainType } from './chains.js';
 import type { Reply, RouteContext } from './context.js';
 import { json } from './context.js';
-import { parseBool, stringList, type RequestInput } from './decode.js';
-import type { HostedChain, RoutingChain, RoutingEnv } from './env.js';
+import { asObject, parseBool, stringList, type RequestInput } from './decode.js';
+import { ibcChannel, type HostedChain, type RoutingChain, type RoutingEnv } from './env.js';
 import { InvalidArgumentError } from './errors.js';
 
 /** One asset as the Skip Go API writes it (the swagger's `Asset`). */
@@ -60,10 +60,8 @@ export const IBC_BRIDGE = { id: 'IBC', name: 'IBC', logo_uri: 'https://raw.githu
 
 // ─────────────────────────────── what adapters list ───────────────────────────────
 
-/** The native asset of `chain` on the face `chainId` (denom: its base denom unless given). */
-export function nativeAsset(chain: HostedChain, chainId: string, opts: { denom?: string; isEvm?: boolean; isSvm?: boolean } = {}): AssetInfo {
-  const denom = opts.denom ?? chain.denom;
-  const symbol = chain.displayDenom.toUpperCase();
+/** An asset on its own chain with no metadata; `fields` fill in what is known. */
+function asset(denom: string, chainId: string, fields: Partial<AssetInfo> = {}): AssetInfo {
   return {
     denom,
     chain_id: chainId,
@@ -71,17 +69,33 @@ export function nativeAsset(chain: HostedChain, chainId: string, opts: { denom?:
     origin_chain_id: chainId,
     trace: '',
     is_cw20: false,
+    is_evm: false,
+    is_svm: false,
+    symbol: null,
+    name: null,
+    logo_uri: null,
+    decimals: null,
+    token_contract: null,
+    description: null,
+    coingecko_id: null,
+    recommended_symbol: null,
+    ...fields,
+  };
+}
+
+/** The native asset of `chain` on the face `chainId` (denom: its base denom unless given). */
+export function nativeAsset(chain: HostedChain, chainId: string, opts: { denom?: string; isEvm?: boolean; isSvm?: boolean } = {}): AssetInfo {
+  const symbol = chain.displayDenom.toUpperCase();
+  return asset(opts.denom ?? chain.denom, chainId, {
     is_evm: opts.isEvm ?? false,
     is_svm: opts.isSvm ?? false,
     symbol,
     name: chain.prettyName,
     logo_uri: LOGO_PATH,
     decimals: chain.decimals,
-    token_contract: null,
     description: `The native token of ${chain.prettyName}`,
-    coingecko_id: null,
     recommended_symbol: symbol,
-  };
+  });
 }
 
 /** An Ethermint-style chain's native asset: `achainlet` on its Cosmos face, `chainlet-native` on its EVM face. */
@@ -91,24 +105,16 @@ export function ethermintNativeAssets(chain: HostedChain): AssetInfo[] {
 
 /** A token contract (ERC20) or mint (SPL) on its own chain. */
 export function tokenAsset(chainId: string, contract: string, meta: { symbol: string | null; name: string | null; decimals: number | null; isEvm?: boolean; isSvm?: boolean; description?: string }): AssetInfo {
-  return {
-    denom: contract,
-    chain_id: chainId,
-    origin_denom: contract,
-    origin_chain_id: chainId,
-    trace: '',
-    is_cw20: false,
+  return asset(contract, chainId, {
     is_evm: meta.isEvm ?? false,
     is_svm: meta.isSvm ?? false,
     symbol: meta.symbol,
     name: meta.name,
-    logo_uri: null,
     decimals: meta.decimals,
     token_contract: contract,
     description: meta.description ?? null,
-    coingecko_id: null,
     recommended_symbol: meta.symbol,
-  };
+  });
 }
 
 const traceOf = (hops: readonly Hop[]): string => hops.map((h) => `${h.portId}/${h.channelId}`).join('/');
@@ -123,24 +129,7 @@ function hopsOf(trace: string): Hop[] {
 }
 
 function voucherShell(chainId: string, base: string, hops: readonly Hop[]): AssetInfo {
-  return {
-    denom: `ibc/${denomHashHex(denomPath({ base, trace: [...hops] }))}`,
-    chain_id: chainId,
-    origin_denom: base,
-    origin_chain_id: '',
-    trace: traceOf(hops),
-    is_cw20: false,
-    is_evm: false,
-    is_svm: false,
-    symbol: null,
-    name: null,
-    logo_uri: null,
-    decimals: null,
-    token_contract: null,
-    description: null,
-    coingecko_id: null,
-    recommended_symbol: null,
-  };
+  return asset(`ibc/${denomHashHex(denomPath({ base, trace: [...hops] }))}`, chainId, { origin_denom: base, origin_chain_id: '', trace: traceOf(hops) });
 }
 
 /** The vouchers a chain ever received: its IBC store's `transfer/denoms/<HASH>` entries, origin unresolved. */
@@ -259,15 +248,6 @@ export class AssetCatalog {
     return this.assetsOf(faceId).find(isNativeAsset);
   }
 
-  /** The channel from `from` to `to` (Cosmos chain ids) and its counterparty. */
-  channel(from: string, to: string): { channel: string; counterparty: string } | undefined {
-    for (const p of this.env.ibcPaths ?? []) {
-      if (p.chainA === from && p.chainB === to) return { channel: p.channelA, counterparty: p.channelB };
-      if (p.chainB === from && p.chainA === to) return { channel: p.channelB, counterparty: p.channelA };
-    }
-    return undefined;
-  }
-
   /**
    * What `a` becomes on the face `destId` after one IBC transfer (port `transfer`), or undefined
    * when no channel joins the two chains or the asset cannot cross (an ERC20, an SPL mint).
@@ -279,7 +259,7 @@ export class AssetCatalog {
     // Both ends move bank coins: the asset as its chain's Cosmos face holds it.
     const bank = this.onFace(a, src.chain.cosmosChainId);
     if (!bank || bank.token_contract !== null || bank.is_cw20) return undefined;
-    const ch = this.channel(src.chain.cosmosChainId, dst.chain.cosmosChainId);
+    const ch = ibcChannel(this.env.ibcPaths, src.chain.cosmosChainId, dst.chain.cosmosChainId);
     if (!ch) return undefined;
     const next = denomAfterHop({ base: bank.origin_denom, trace: hopsOf(bank.trace) }, { portId: 'transfer', channelId: ch.channel }, { portId: 'transfer', channelId: ch.counterparty }).denom.trace;
     const destCosmos = dst.chain.cosmosChainId;
@@ -354,11 +334,6 @@ export interface RecommendAssetsRequest {
   requests: { denom: string; chainId: string; destChainId: string | undefined; reason: Reason | undefined }[];
 }
 
-function object(v: unknown, what: string): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new InvalidArgumentError(`${what} must be a JSON object`);
-  return v as Record<string, unknown>;
-}
-
 function bool(o: Record<string, unknown>, name: string, dflt = false): boolean {
   const v = o[name];
   if (v === undefined || v === null) return dflt;
@@ -407,7 +382,7 @@ export function decodeVenuesQuery(input: RequestInput): { onlyTestnets: boolean 
 }
 
 export function decodeAssetsFromSourceBody(input: RequestInput): AssetsFromSourceRequest {
-  const b = object(input.body, 'request body');
+  const b = asObject(input.body, 'request body');
   const out = {
     denom: denom(b, 'source_asset_denom', 'Must supply source_asset_denom'),
     chainId: chainId(b, 'source_asset_chain_id', 'Must supply source_asset_chain_id'),
@@ -434,7 +409,7 @@ function betweenChains(o: Record<string, unknown>): AssetsBetweenChainsRequest {
 }
 
 export function decodeAssetsBetweenChainsBody(input: RequestInput): AssetsBetweenChainsRequest {
-  return betweenChains(object(input.body, 'request body'));
+  return betweenChains(asObject(input.body, 'request body'));
 }
 
 /** The GET form (@skip-go/client's `assetsBetweenChains` sends the fields as query parameters). */
@@ -446,22 +421,22 @@ export function decodeAssetsBetweenChainsQuery(input: RequestInput): AssetsBetwe
 }
 
 export function decodeIbcOriginAssetsBody(input: RequestInput): IbcOriginAssetsRequest {
-  const b = object(input.body, 'request body');
+  const b = asObject(input.body, 'request body');
   if (!Array.isArray(b.assets) || b.assets.length === 0) throw new InvalidArgumentError('assets must be a non-empty array of {denom, chain_id}');
   return {
     assets: b.assets.map((v, i) => {
-      const e = object(v, `assets[${i}]`);
+      const e = asObject(v, `assets[${i}]`);
       return { denom: denom(e, 'denom', 'Must supply denom and chain_id'), chainId: chainId(e, 'chain_id', 'Must supply denom and chain_id') };
     }),
   };
 }
 
 export function decodeRecommendAssetsBody(input: RequestInput): RecommendAssetsRequest {
-  const b = object(input.body, 'request body');
+  const b = asObject(input.body, 'request body');
   if (!Array.isArray(b.requests) || b.requests.length === 0) throw new InvalidArgumentError('requests must be a non-empty array');
   return {
     requests: b.requests.map((v, i) => {
-      const e = object(v, `requests[${i}]`);
+      const e = asObject(v, `requests[${i}]`);
       const dest = e.dest_chain_id === undefined || e.dest_chain_id === null || e.dest_chain_id === '' ? undefined : chainId(e, 'dest_chain_id', '');
       return {
         denom: denom(e, 'source_asset_denom', 'Must supply source_asset'),

@@ -7,6 +7,7 @@
  * fails the request.
  */
 import { fromBech32 } from '../../crypto/bech32.js';
+import { canonicalIbcDenom } from '../../ibc/keys.js';
 import { formatAmount, valueUsd } from './amount.js';
 import { resolveChain } from './chains.js';
 import type { Reply, RouteContext } from './context.js';
@@ -70,7 +71,7 @@ async function denomBalance(ctx: RouteContext, rc: RoutingChain, chainId: string
   const chain = rc.chain;
   try {
     if (/^ibc\//i.test(denom) && rc.voucherBalance) {
-      const v = await rc.voucherBalance(holder, `ibc/${denom.slice(4).toUpperCase()}`);
+      const v = await rc.voucherBalance(holder, canonicalIbcDenom(denom));
       if (!v) throw new DenomBalanceError(denom, `unknown IBC denom "${denom}" on chain ${chainId}: no voucher of that hash was ever received`);
       // A voucher has its origin asset's decimals: the hosted chain whose native denom is its base.
       const origin = ctx.env.chains.find((c) => c.chain.denom === v.base)?.chain;

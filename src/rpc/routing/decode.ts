@@ -80,7 +80,8 @@ export function decodeChainsQuery(input: RequestInput): ChainsQuery {
   };
 }
 
-function asObject(body: unknown, what: string): Record<string, unknown> {
+/** A JSON object, else InvalidArgument `<what> must be a JSON object`. */
+export function asObject(body: unknown, what: string): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidArgumentError(`${what} must be a JSON object`);
   return body as Record<string, unknown>;
 }

@@ -146,6 +146,15 @@ export interface IbcPath {
   channelB: string;
 }
 
+/** The channel from `from` to `to` (Cosmos chain ids) over `paths`, and its counterparty on `to`. */
+export function ibcChannel(paths: readonly IbcPath[] | undefined, from: string, to: string): { channel: string; counterparty: string } | undefined {
+  for (const p of paths ?? []) {
+    if (p.chainA === from && p.chainB === to) return { channel: p.channelA, counterparty: p.channelB };
+    if (p.chainB === from && p.chainA === to) return { channel: p.channelB, counterparty: p.channelA };
+  }
+  return undefined;
+}
+
 export interface RoutingEnv {
   /** The chains of the network, in listing order. */
   readonly chains: readonly RoutingChain[];

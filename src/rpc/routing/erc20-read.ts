@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
-import { concatBytes } from '../../crypto/encoding.js';
+import { bytesEqual, concatBytes } from '../../crypto/encoding.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import { DenomBalanceError } from './errors.js';
 
@@ -29,11 +29,7 @@ export const ERC20_TRANSFER_TOPIC: Uint8Array = keccak256(new TextEncoder().enco
  * data. (ERC721's `Transfer` has the same topic 0 but 4 topics and no data.)
  */
 export function isErc20TransferLog(topics: readonly Uint8Array[], data: Uint8Array): boolean {
-  if (topics.length !== 3 || data.length !== 32) return false;
-  const t = topics[0]!;
-  if (t.length !== 32) return false;
-  for (let i = 0; i < 32; i++) if (t[i] !== ERC20_TRANSFER_TOPIC[i]) return false;
-  return true;
+  return topics.length === 3 && data.length === 32 && bytesEqual(topics[0]!, ERC20_TRANSFER_TOPIC);
 }
 
 export interface Erc20Balance {

@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util';
 import type { EvmReceipt } from '../../app/evm-view.js';
-import { toHex } from '../../crypto/encoding.js';
+import { bytesEqual, fromHex, toHex } from '../../crypto/encoding.js';
 import { RoutingConfigError } from './errors.js';
 import { Erc20ReadError, isErc20TransferLog, readErc20Metadata, type Erc20Metadata } from './erc20-read.js';
 
@@ -75,7 +75,7 @@ export class Erc20Tokens {
     if (this.registered.length === 0) return;
     const state = await this.latestState();
     for (const a of this.registered) {
-      const addr = new Address(hexBytes(a));
+      const addr = new Address(fromHex(a));
       if ((await state.getCode(addr)).length === 0) continue;
       try {
         await readErc20Metadata(this.common, state, addr.bytes);
@@ -98,9 +98,9 @@ export class Erc20Tokens {
     const state = await this.latestState();
     const out: ListedErc20[] = [];
     for (const a of addresses) {
-      const addr = new Address(hexBytes(a));
+      const addr = new Address(fromHex(a));
       const account = await state.getAccount(addr);
-      if (!account || equal(account.codeHash, KECCAK256_NULL)) continue;
+      if (!account || bytesEqual(account.codeHash, KECCAK256_NULL)) continue;
       const codeHash = toHex(account.codeHash);
       const cached = this.reads.get(a);
       let meta = cached?.codeHash === codeHash ? cached.meta : undefined;
@@ -116,12 +116,4 @@ export class Erc20Tokens {
     }
     return out;
   }
-}
-
-function hexBytes(a: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(a.slice(2), 'hex'));
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

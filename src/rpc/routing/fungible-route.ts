@@ -15,12 +15,12 @@
 import { fromBech32, toBech32 } from '../../crypto/bech32.js';
 import { toHex } from '../../crypto/encoding.js';
 import { ICS20_PRECOMPILE_ADDRESS, encodeIcs20Transfer } from '../../ibc/ics20-precompile.js';
-import { denomHashHex } from '../../ibc/keys.js';
+import { canonicalIbcDenom, denomHashHex } from '../../ibc/keys.js';
 import { resolveChain, type ChainType } from './chains.js';
 import type { Reply, RouteContext } from './context.js';
 import { json } from './context.js';
 import type { RequestInput } from './decode.js';
-import type { RoutingChain, RoutingEnv } from './env.js';
+import { ibcChannel, type RoutingChain, type RoutingEnv } from './env.js';
 import { InvalidArgumentError, NotFoundError } from './errors.js';
 
 /** How long a transfer takes here: the relayer acts after each block (receive, then acknowledge). */
@@ -138,9 +138,7 @@ async function plan(env: RoutingEnv, r: RouteRequest): Promise<Plan> {
     if (src.type === 'cosmos' && !isNative(src, r.sourceDenom) && !(await knownVoucher(src, r.sourceDenom))) throw noRoute(`unknown denom ${r.sourceDenom} on ${r.sourceChainId}`);
     return { kind: 'bank_send', src, dst, denom: isNative(src, r.sourceDenom) ? src.rc.chain.denom : r.sourceDenom, amount: r.amount };
   }
-  const path = (env.ibcPaths ?? [])
-    .map((p) => (p.chainA === src.rc.chain.cosmosChainId && p.chainB === dst.rc.chain.cosmosChainId ? { channel: p.channelA, counterparty: p.channelB } : p.chainB === src.rc.chain.cosmosChainId && p.chainA === dst.rc.chain.cosmosChainId ? { channel: p.channelB, counterparty: p.channelA } : undefined))
-    .find((p) => p !== undefined);
+  const path = ibcChannel(env.ibcPaths, src.rc.chain.cosmosChainId, dst.rc.chain.cosmosChainId);
   if (!path) throw noRoute(`no IBC channel between ${src.rc.chain.cosmosChainId} and ${dst.rc.chain.cosmosChainId}`);
   if (dst.type === 'evm' && !isNative(dst, r.destDenom)) throw noRoute(`vouchers arrive as bank coins on ${dst.rc.chain.cosmosChainId}: ask for that chain id (the EVM face ${dst.chainId} holds only the native denom)`);
   let bankDenom: string;
@@ -149,21 +147,21 @@ async function plan(env: RoutingEnv, r: RouteRequest): Promise<Plan> {
     bankDenom = src.rc.chain.denom;
     arrives = `ibc/${denomHashHex(`transfer/${path.counterparty}/${bankDenom}`)}`;
   } else {
-    const v = r.sourceDenom.startsWith('ibc/') ? await src.rc.voucherBalance?.(new Uint8Array(20), `ibc/${r.sourceDenom.slice(4).toUpperCase()}`) : undefined;
+    bankDenom = canonicalIbcDenom(r.sourceDenom);
+    const v = r.sourceDenom.startsWith('ibc/') ? await src.rc.voucherBalance?.(new Uint8Array(20), bankDenom) : undefined;
     if (!v) throw noRoute(`unknown denom ${r.sourceDenom} on ${r.sourceChainId}`);
-    bankDenom = `ibc/${r.sourceDenom.slice(4).toUpperCase()}`;
     // Only a voucher that came through this very channel can go on (home); there is no second hop.
     if (bankDenom !== `ibc/${denomHashHex(`transfer/${path.channel}/${v.base}`)}`) throw noRoute(`${r.sourceDenom} did not arrive through ${path.channel} and this network has no other path`);
     if (src.type === 'evm') throw noRoute(`vouchers are bank coins: send them from ${src.rc.chain.cosmosChainId}`);
     arrives = v.base;
   }
-  const wanted = r.destDenom.startsWith('ibc/') ? `ibc/${r.destDenom.slice(4).toUpperCase()}` : isNative(dst, r.destDenom) ? dst.rc.chain.denom : r.destDenom;
+  const wanted = r.destDenom.startsWith('ibc/') ? canonicalIbcDenom(r.destDenom) : isNative(dst, r.destDenom) ? dst.rc.chain.denom : r.destDenom;
   if (wanted !== arrives) throw noRoute(`over IBC it arrives on ${dst.rc.chain.cosmosChainId} as ${arrives}, and this network has no swap venues`);
   return { kind: 'ibc', src, dst, denomIn: r.sourceDenom, denomOut: r.destDenom, bankDenom, channel: path.channel, counterpartyChannel: path.counterparty, amount: r.amount };
 }
 
 async function knownVoucher(s: Side, denom: string): Promise<boolean> {
-  return denom.startsWith('ibc/') && (await s.rc.voucherBalance?.(new Uint8Array(20), `ibc/${denom.slice(4).toUpperCase()}`)) !== undefined;
+  return denom.startsWith('ibc/') && (await s.rc.voucherBalance?.(new Uint8Array(20), canonicalIbcDenom(denom))) !== undefined;
 }
 
 function routeJson(r: RouteRequest, p: Plan) {
@@ -245,6 +243,7 @@ async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
   checkAddress(p.dst, to, 'receiver');
   const amount = p.amount.toString();
   const path = p.src.chainId === p.dst.chainId ? [p.src.chainId] : [p.src.chainId, p.dst.chainId];
+  const timeoutNs = BigInt(Date.now() + timeoutSeconds * 1000) * 1_000_000n;
   // ICS-20 receivers are bech32 strings: a 0x receiver on the EVM face is the same account in bech32.
   const receiver = p.kind === 'ibc' && p.dst.type === 'evm' ? toBech32(p.dst.rc.chain.bech32Prefix, Buffer.from(to.slice(2), 'hex')) : to;
   if (p.kind === 'svm_send') {
@@ -270,7 +269,7 @@ async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
                 sender: Buffer.from(from.slice(2), 'hex'),
                 receiver,
                 timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
-                timeoutTimestamp: BigInt(Date.now() + timeoutSeconds * 1000) * 1_000_000n,
+                timeoutTimestamp: timeoutNs,
                 memo: '',
               }),
             ),
@@ -285,7 +284,7 @@ async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
       : {
           msg_type_url: '/ibc.applications.transfer.v1.MsgTransfer',
           // The JSON Skip's API writes (snake_case, the timeout as a number of ns); its client reads it back.
-          msg: `{"source_port":"transfer","source_channel":${JSON.stringify(p.channel)},"token":{"denom":${JSON.stringify(p.bankDenom)},"amount":"${amount}"},"sender":${JSON.stringify(from)},"receiver":${JSON.stringify(receiver)},"timeout_height":{},"timeout_timestamp":${BigInt(Date.now() + timeoutSeconds * 1000) * 1_000_000n},"memo":""}`,
+          msg: `{"source_port":"transfer","source_channel":${JSON.stringify(p.channel)},"token":{"denom":${JSON.stringify(p.bankDenom)},"amount":"${amount}"},"sender":${JSON.stringify(from)},"receiver":${JSON.stringify(receiver)},"timeout_height":{},"timeout_timestamp":${timeoutNs},"memo":""}`,
         };
   return {
     msgs: [{ multi_chain_msg: { chain_id: p.src.chainId, path, msg: m.msg, msg_type_url: m.msg_type_url } }],
