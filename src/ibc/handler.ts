@@ -322,6 +322,26 @@ function openChannelOf(ctx: IbcExecContext, port: string, channel: string): { en
   return { end, conn };
 }
 
+/** An attribute of an event ("" when absent). */
+export function attrOf(e: AbciEvent, key: string): string {
+  return e.attributes.find((a) => a.key === key)?.value ?? '';
+}
+
+/** The packet a `send_packet` or `recv_packet` event carries (`packetAttrs` with the data), as relayers and indexers read it back. */
+export function packetOfEvent(e: AbciEvent): Packet {
+  const [revisionNumber, revisionHeight] = attrOf(e, 'packet_timeout_height').split('-');
+  return {
+    sequence: BigInt(attrOf(e, 'packet_sequence')),
+    sourcePort: attrOf(e, 'packet_src_port'),
+    sourceChannel: attrOf(e, 'packet_src_channel'),
+    destinationPort: attrOf(e, 'packet_dst_port'),
+    destinationChannel: attrOf(e, 'packet_dst_channel'),
+    data: Uint8Array.from(Buffer.from(attrOf(e, 'packet_data_hex'), 'hex')),
+    timeoutHeight: { revisionNumber: BigInt(revisionNumber ?? '0'), revisionHeight: BigInt(revisionHeight ?? '0') },
+    timeoutTimestamp: BigInt(attrOf(e, 'packet_timeout_timestamp') || '0'),
+  };
+}
+
 function packetAttrs(p: Packet, connectionId: string, data?: boolean): [string, string][] {
   const out: [string, string][] = [];
   if (data) out.push(['packet_data_hex', Buffer.from(p.data).toString('hex')]);

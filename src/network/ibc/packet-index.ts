@@ -7,6 +7,7 @@ import type { AbciEvent } from '../../abci/types.js';
 import { toHexUpper } from '../../crypto/encoding.js';
 import { txHash } from '../../types/txs.js';
 import type { Subscription } from '../../events/subscription.js';
+import { attrOf, packetOfEvent } from '../../ibc/handler.js';
 import { decodePacketData, denomAfterHop, denomHashHex, ibcDenom, parseAck, parseDenomPath } from '../../ibc/keys.js';
 import type { PacketChainTx, PacketLifecycle } from '../../rpc/routing/transfer-status.js';
 
@@ -51,8 +52,6 @@ interface Entry {
 
 /** Packets remembered (the oldest are forgotten first: a status of a long-gone transfer then shows no transfers). */
 const MAX_PACKETS = 10_000;
-
-const get = (e: AbciEvent, k: string) => e.attributes.find((a) => a.key === k)?.value ?? '';
 
 export class PacketIndex {
   private readonly bySource = new Map<string, Entry>();
@@ -111,40 +110,37 @@ export class PacketIndex {
   private observe(chainId: string, at: TxAt, events: AbciEvent[]): void {
     for (const e of events) {
       if (e.type === 'send_packet') {
-        const data = decodePacketData(Buffer.from(get(e, 'packet_data_hex'), 'hex'));
+        const p = packetOfEvent(e);
+        const data = decodePacketData(p.data);
         if (!data) continue;
-        const srcPort = get(e, 'packet_src_port');
-        const srcChannel = get(e, 'packet_src_channel');
-        const sequence = BigInt(get(e, 'packet_sequence'));
-        const key = `${chainId}/${srcPort}/${srcChannel}/${sequence}`;
-        const [, th] = get(e, 'packet_timeout_height').split('-');
+        const key = `${chainId}/${p.sourcePort}/${p.sourceChannel}/${p.sequence}`;
         if (this.bySource.size >= MAX_PACKETS) this.forgetOldest();
         this.bySource.set(key, {
           srcChainId: chainId,
-          dstChainId: this.routes.get(`${chainId}/${srcPort}/${srcChannel}`),
-          srcPort,
-          srcChannel,
-          dstPort: get(e, 'packet_dst_port'),
-          dstChannel: get(e, 'packet_dst_channel'),
-          sequence,
+          dstChainId: this.routes.get(`${chainId}/${p.sourcePort}/${p.sourceChannel}`),
+          srcPort: p.sourcePort,
+          srcChannel: p.sourceChannel,
+          dstPort: p.destinationPort,
+          dstChannel: p.destinationChannel,
+          sequence: p.sequence,
           data,
-          timeoutHeight: BigInt(th ?? '0'),
-          timeoutTimestamp: BigInt(get(e, 'packet_timeout_timestamp') || '0'),
+          timeoutHeight: p.timeoutHeight.revisionHeight,
+          timeoutTimestamp: p.timeoutTimestamp,
           send: at,
         });
         const txKey = `${chainId}/${at.cometHash}`;
         this.byTx.set(txKey, [...(this.byTx.get(txKey) ?? []), key]);
       } else if (e.type === 'write_acknowledgement' || e.type === 'recv_packet') {
-        const src = this.routes.get(`${chainId}/${get(e, 'packet_dst_port')}/${get(e, 'packet_dst_channel')}`);
-        const entry = this.bySource.get(`${src}/${get(e, 'packet_src_port')}/${get(e, 'packet_src_channel')}/${get(e, 'packet_sequence')}`);
+        const src = this.routes.get(`${chainId}/${attrOf(e, 'packet_dst_port')}/${attrOf(e, 'packet_dst_channel')}`);
+        const entry = this.bySource.get(`${src}/${attrOf(e, 'packet_src_port')}/${attrOf(e, 'packet_src_channel')}/${attrOf(e, 'packet_sequence')}`);
         if (!entry) continue;
         if (e.type === 'recv_packet') entry.receive = { ...at };
         else {
-          const ack = parseAck(Buffer.from(get(e, 'packet_ack_hex'), 'hex'));
+          const ack = parseAck(Buffer.from(attrOf(e, 'packet_ack_hex'), 'hex'));
           entry.receive = { ...at, ...(ack && !ack.ok ? { ackError: ack.error } : {}) };
         }
       } else if (e.type === 'acknowledge_packet' || e.type === 'timeout_packet') {
-        const entry = this.bySource.get(`${chainId}/${get(e, 'packet_src_port')}/${get(e, 'packet_src_channel')}/${get(e, 'packet_sequence')}`);
+        const entry = this.bySource.get(`${chainId}/${attrOf(e, 'packet_src_port')}/${attrOf(e, 'packet_src_channel')}/${attrOf(e, 'packet_sequence')}`);
         if (!entry) continue;
         if (e.type === 'timeout_packet') entry.timeout = at;
         else entry.acknowledge = { ...at, ...(entry.receive?.ackError ? { ackError: entry.receive.ackError } : {}) };

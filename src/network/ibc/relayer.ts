@@ -28,6 +28,7 @@ import type { Header, Commit } from '../../types/block.js';
 import { timestampToNs } from '../../types/time.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
+import { attrOf, packetOfEvent } from '../../ibc/handler.js';
 import { hostKeys, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
 import { clientStateOf, consensusStateOf, tmHeaderAny, tmHeaderOf } from '../../ibc/light-client.js';
 import { encodeIbcMsg, type IbcMsg } from '../../ibc/msgs.js';
@@ -237,23 +238,13 @@ export class Relayer {
   private observe(side: 'a' | 'b', events: AbciEvent[]): void {
     const end = side === 'a' ? this.a : this.b;
     for (const e of events) {
-      const get = (k: string) => e.attributes.find((x) => x.key === k)?.value ?? '';
-      if (e.type === 'send_packet' && get('packet_src_channel') === end.channelId) {
-        const packet: Packet = {
-          sequence: BigInt(get('packet_sequence')),
-          sourcePort: get('packet_src_port'),
-          sourceChannel: get('packet_src_channel'),
-          destinationPort: get('packet_dst_port'),
-          destinationChannel: get('packet_dst_channel'),
-          data: Uint8Array.from(Buffer.from(get('packet_data_hex'), 'hex')),
-          timeoutHeight: parseHeight(get('packet_timeout_height')),
-          timeoutTimestamp: BigInt(get('packet_timeout_timestamp') || '0'),
-        };
+      if (e.type === 'send_packet' && attrOf(e, 'packet_src_channel') === end.channelId) {
+        const packet = packetOfEvent(e);
         this.packets.set(`${end.chain.chainId}/${packet.sequence}`, { packet, from: side });
-      } else if (e.type === 'write_acknowledgement' && get('packet_dst_channel') === end.channelId) {
+      } else if (e.type === 'write_acknowledgement' && attrOf(e, 'packet_dst_channel') === end.channelId) {
         const other = side === 'a' ? this.b : this.a;
-        const t = this.packets.get(`${other.chain.chainId}/${get('packet_sequence')}`);
-        if (t) t.ack = Uint8Array.from(Buffer.from(get('packet_ack_hex'), 'hex'));
+        const t = this.packets.get(`${other.chain.chainId}/${attrOf(e, 'packet_sequence')}`);
+        if (t) t.ack = Uint8Array.from(Buffer.from(attrOf(e, 'packet_ack_hex'), 'hex'));
       }
     }
   }
@@ -390,11 +381,6 @@ function attr(events: AbciEvent[], type: string, key: string): string {
   const v = events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
   if (v === undefined) throw new Error(`relayer: no ${type}.${key} in the tx's events`);
   return v;
-}
-
-function parseHeight(s: string): Height {
-  const [r, h] = s.split('-');
-  return { revisionNumber: BigInt(r ?? '0'), revisionHeight: BigInt(h ?? '0') };
 }
 
 function withProofHeight(m: IbcMsg, h: Height): IbcMsg {
