@@ -79,6 +79,11 @@ export interface EvmAppOptions {
   committedAccountsCacheSize?: number;
   /** Extra query routes (e.g. Cosmos SDK gRPC paths), checked with the built-in ones. */
   queryRoutes?: readonly QueryRoute[];
+  /**
+   * Apply plain ETH transfers without the EVM call frame (default true; see plain-transfer.ts).
+   * false runs every tx through ethereumjs `runTx`: the reference the tests compare with.
+   */
+  plainTransfers?: boolean;
 }
 
 export const APP_INFO_DATA = 'chainlet';
@@ -279,7 +284,7 @@ export class EvmApp implements Application {
     });
     const ibc = this.ibc.copy();
     const timeNs = timestampToNs(req.time);
-    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs), this.rt.ics20);
+    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs), this.rt.ics20, this.opts.plainTransfers !== false);
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();
 

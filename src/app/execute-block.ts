@@ -21,6 +21,7 @@ import { orBloom } from './evm-block.js';
 import type { TxRejectedError } from './errors.js';
 import { effectiveGasPrice } from './fee-market.js';
 import { recoverSender, type DecodedTx } from './tx-decode.js';
+import { applyPlainTransfer } from './plain-transfer.js';
 import { sharedTxCommon } from './chain-common.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { ethereumTxEvents } from './tx-events.js';
@@ -52,7 +53,19 @@ const ZERO32 = new Uint8Array(32);
 /** A tx of the block: decoded, or refused at decoding. */
 export type BlockTx = DecodedTx | TxRejectedError;
 
-export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly BlockTx[], cosmos: Omit<CosmosChainEnv, 'height' | 'baseFee'>, ics20?: { ctx: Ics20Context | undefined }): Promise<BlockExecution> {
+/**
+ * `plainTransfers: false` runs every tx through `runTx`, plain transfers included (the tests compare
+ * both ways).
+ */
+export async function executeBlock(
+  vm: VM,
+  common: Common,
+  env: BlockEnv,
+  txs: readonly BlockTx[],
+  cosmos: Omit<CosmosChainEnv, 'height' | 'baseFee'>,
+  ics20?: { ctx: Ics20Context | undefined },
+  plainTransfers = true,
+): Promise<BlockExecution> {
   const block = createBlock(
     {
       header: {
@@ -96,7 +109,7 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       const { tx } = item;
       const gasWanted = Number(tx.gasLimit);
       let sender: Address;
-      let result: RunTxResult | undefined;
+      let result: TxOutcome | undefined;
       // A direct call's IBC writes live and die with the tx; its events join the tx's.
       const direct = indirect !== undefined && isIcs20Precompile(tx.to?.bytes);
       const ibcEvents: AbciEvent[] | undefined = direct ? [] : undefined;
@@ -111,7 +124,8 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
           }
           ics20!.ctx = direct ? { ...indirect, caller: sender.bytes, value: tx.value, events: ibcEvents! } : indirect;
         }
-        result = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
+        const plainGas = direct || !plainTransfers ? undefined : await applyPlainTransfer(vm, tx, sender, env.coinbase, env.baseFee);
+        result = plainGas === undefined ? await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }) : plainOutcome(plainGas);
       } catch (e) {
         if (checkpointed) ibc!.store.revert();
         txResults[i] = rejected(rejectionFromRunTxError(e), gasWanted);
@@ -131,7 +145,7 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       const exec = result.execResult;
       const failed = exec.exceptionError === undefined ? undefined : vmErrorText(exec.exceptionError);
       const logs = (exec.logs ?? []) as RawLog[];
-      if (logs.length > 0) orBloom(bloom, result.bloom.bitvector);
+      if (logs.length > 0) orBloom(bloom, result.bloom!.bitvector);
       const returnValue = exec.returnValue;
       const gasRefund = result.gasRefund;
       result = undefined;
@@ -206,6 +220,13 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
     throw e;
   }
   return { txResults, executed, gasUsed, bloom };
+}
+
+/** What the block keeps of a tx's run: a RunTxResult, or the outcome of a plain transfer. */
+type TxOutcome = Pick<RunTxResult, 'totalGasSpent' | 'gasRefund'> & { execResult: Pick<RunTxResult['execResult'], 'exceptionError' | 'logs' | 'returnValue'>; bloom?: RunTxResult['bloom'] };
+
+function plainOutcome(gas: bigint): TxOutcome {
+  return { totalGasSpent: gas, gasRefund: 0n, execResult: { exceptionError: undefined, logs: undefined, returnValue: EMPTY } };
 }
 
 function rejected(err: TxRejectedError, gasWanted: number): ExecTxResult {
