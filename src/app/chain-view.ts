@@ -88,13 +88,14 @@ export class ChainView implements EvmView {
     const record = await this.store.getBlockRecord(loc.height);
     const t = record?.txs[loc.index];
     if (record === undefined || t === undefined) return undefined;
-    return { height: loc.height, index: loc.index, blockHash: record.hash, tx: decodedTxOf(t, this.common), sender: t.sender };
+    return { height: loc.height, index: loc.index, blockHash: record.hash, tx: decodedTxOf(t, this.cursor.runtime().txCommon), sender: t.sender };
   }
 
   async getTransactionsOfBlock(height: number): Promise<{ tx: TypedTransaction; sender: Address }[]> {
     const record = await this.recordAt(height);
     if (record === undefined) return [];
-    const common = this.common;
+    // The shared view, as the block's own txs were decoded with: no Common copy per tx.
+    const common = this.cursor.runtime().txCommon;
     return record.txs.map((t) => ({ tx: decodedTxOf(t, common), sender: t.sender }));
   }
 
