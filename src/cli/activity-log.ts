@@ -73,9 +73,21 @@ export function logActivity(node: ChainletNode, out: NodeJS.WriteStream = proces
   const json = !out.isTTY;
   let enabled = node.internals.devnet.loggingEnabled;
   const offLogging = node.internals.devnet.onLoggingChange((on) => (enabled = on));
+  // A block's lines are written together once the block's callers have their answers: stdout to a
+  // file or pipe is a synchronous write per call, which sat between a tx's block and its reply.
+  let pending = '';
+  let scheduled: NodeJS.Immediate | undefined;
+  const flush = () => {
+    scheduled = undefined;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    out.write(text);
+  };
   const write = (kind: 'tx' | 'block', line: TxLine | BlockLine, text: string) => {
     if (!enabled) return;
-    out.write(json ? `${JSON.stringify({ time: new Date().toISOString(), chain: node.chainId, event: kind, ...line })}\n` : `${text}\n`);
+    pending += json ? `${JSON.stringify({ time: new Date().toISOString(), chain: node.chainId, event: kind, ...line })}\n` : `${text}\n`;
+    scheduled ??= setImmediate(flush);
   };
   const txs = node.subscribe("tm.event = 'Tx'", 'cli-activity-log');
   const blocks = node.subscribe("tm.event = 'NewBlock'", 'cli-activity-log');
@@ -92,5 +104,7 @@ export function logActivity(node: ChainletNode, out: NodeJS.WriteStream = proces
     offLogging();
     txs.cancel();
     blocks.cancel();
+    if (scheduled !== undefined) clearImmediate(scheduled);
+    flush();
   };
 }
