@@ -80,10 +80,11 @@ export interface EvmAppOptions {
   /** Extra query routes (e.g. Cosmos SDK gRPC paths), checked with the built-in ones. */
   queryRoutes?: readonly QueryRoute[];
   /**
-   * Apply plain ETH transfers without the EVM call frame (default true; see plain-transfer.ts).
-   * false runs every tx through ethereumjs `runTx`: the reference the tests compare with.
+   * Execute every tx exactly as ethereumjs does: plain ETH transfers through `runTx` too (see
+   * plain-transfer.ts) and contract code in ethereumjs's own interpreter loop (interpreter/). Off by
+   * default; the tests compare both ways.
    */
-  plainTransfers?: boolean;
+  referenceExecution?: boolean;
 }
 
 export const APP_INFO_DATA = 'chainlet';
@@ -110,7 +111,7 @@ export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
   if (meta !== undefined && opts.minGasPrice !== undefined) meta = { ...meta, config: { ...meta.config, minGasPrice: opts.minGasPrice.toString() } };
   const config = meta?.config ?? defaultChainConfig();
   const root = meta === undefined ? undefined : fromHex(meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot);
-  const runtime = await createRuntime(trieDb, commonOptsOf(config), root, opts.committedAccountsCacheSize);
+  const runtime = await createRuntime(trieDb, commonOptsOf(config), root, opts.committedAccountsCacheSize, opts.referenceExecution);
   if (meta !== undefined && meta.lastHeight > 0) {
     for (const { height, hash } of await store.recentHashes(meta.lastHeight, 256)) runtime.blockHashes.add(height, hash);
   }
@@ -205,7 +206,7 @@ export class EvmApp implements Application {
     const genesis = parseEvmGenesisBytes(req.appStateBytes);
     const config = chainConfigFromGenesis(genesis, req, this.opts.minGasPrice);
     // A fresh runtime: InitChain may be replayed (crash before the first Commit) or change the chain.
-    this.rt = await createRuntime(this.trieDb, commonOptsOf(config), undefined, this.opts.committedAccountsCacheSize);
+    this.rt = await createRuntime(this.trieDb, commonOptsOf(config), undefined, this.opts.committedAccountsCacheSize, this.opts.referenceExecution);
     this.txCache.clear();
     this.txCache.cosmosPrefix = config.bech32Prefix;
     this.pending = undefined;
@@ -284,7 +285,7 @@ export class EvmApp implements Application {
     });
     const ibc = this.ibc.copy();
     const timeNs = timestampToNs(req.time);
-    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs), this.rt.ics20, this.opts.plainTransfers !== false);
+    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs), this.rt.ics20, this.opts.referenceExecution !== true);
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();
 

@@ -11,7 +11,7 @@
  * keep the accounts of each commit in memory (CommittedState).
  */
 import type { Common } from '@ethereumjs/common';
-import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
@@ -23,6 +23,7 @@ import type { LevelTrieDB } from './trie-db.js';
 import { logAccountWrites, type AccountWriteLog } from './account-write-log.js';
 import { CommittedState } from './committed-state.js';
 import { LiveStateManager } from './live-state.js';
+import { speedUpEvm } from './interpreter/fast-evm.js';
 
 export interface EvmRuntime {
   readonly common: Common;
@@ -42,7 +43,8 @@ export interface EvmRuntime {
   readonly ics20: { ctx: Ics20Context | undefined };
 }
 
-export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined, committedAccounts?: number): Promise<EvmRuntime> {
+/** `reference`: the block VM keeps ethereumjs's own interpreter loop (see interpreter/fast-evm.ts). */
+export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined, committedAccounts?: number, reference = false): Promise<EvmRuntime> {
   const common = createChainCommon(chain);
   const caches = new Caches();
   const accountWrites = logAccountWrites(caches);
@@ -51,6 +53,7 @@ export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts,
   const blockHashes = new RecentBlockHashes();
   const ics20: EvmRuntime['ics20'] = { ctx: undefined };
   const vm = await createVM({ common, stateManager: state, blockchain: blockHashes, evmOpts: { customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] } });
+  if (!reference) speedUpEvm(vm.evm as EVM);
   return { common, txCommon: sharedTxCommon(common), vm, state, caches, accountWrites, committed, blockHashes, ics20 };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Hooks on one EVM instance's opcode table (each ethereumjs EVM builds its own, so changing it
- * touches no other EVM, least of all the app's block executor):
+ * touches no other EVM, least of all the app's block executor, which shares only the interpreter
+ * shortcuts of src/app/interpreter/):
  *
  * - a time guard on JUMPDEST, the head of every loop: a countdown, and every 256 JUMPDESTs a
  *   clock read. Past the deadline it throws EvmTimeoutError; after a 20 ms slice it swaps in an
@@ -19,9 +20,9 @@
 import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { GasTracker } from './gas-tracker.js';
-import { enableFastLoop, installFastLoop } from './fast-loop.js';
-import { installFastOps } from './fast-ops.js';
-import { enableJumpCache, installJumpCache } from './jump-cache.js';
+import { enableFastLoop, installFastLoop } from '../../../app/interpreter/fast-loop.js';
+import { installFastOps } from '../../../app/interpreter/fast-ops.js';
+import { enableJumpCache, installJumpCache } from '../../../app/interpreter/jump-cache.js';
 
 interface OpInfo {
   readonly code: number;

@@ -10,7 +10,7 @@ import { Account, Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { createChainCommon } from '../../../app/chain-common.js';
 import { EvmHooks } from './evm-hooks.js';
-import { fastLoopStats } from './fast-loop.js';
+import { fastLoopStats } from '../../../app/interpreter/fast-loop.js';
 import { GasTracker } from './gas-tracker.js';
 
 const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createChainCommon } from '../../../app/chain-common.js';
 import { erc20DeployData, erc20TransferData } from '../../../app/fixtures/erc20.js';
 import { EvmHooks } from './evm-hooks.js';
-import { fastLoopStats } from './fast-loop.js';
+import { fastLoopStats } from '../../../app/interpreter/fast-loop.js';
 
 const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
 const caller = new Address(new Uint8Array(20).fill(0x11));

@@ -1,15 +1,19 @@
 /**
- * Plain transfers applied without the EVM call frame must leave exactly what ethereumjs `runTx`
- * leaves: the same results (codes, logs, data, events), receipts and state root, block by block.
- * Each case runs on two chains from one genesis, one with `plainTransfers: false`.
+ * The block executor's shortcuts must leave exactly what ethereumjs leaves: plain transfers applied
+ * without the EVM call frame (plain-transfer.ts) and contract code on the faster interpreter loop
+ * (interpreter/fast-evm.ts) give the same results (codes, logs, data, events), receipts and state
+ * root, block by block. Each case runs on two chains from one genesis, one with
+ * `referenceExecution: true`.
  */
 import { describe, expect, it } from 'vitest';
 import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { createTx } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Address, createContractAddress } from '@ethereumjs/util';
 import type { ResponseFinalizeBlock } from '../abci/types.js';
-import { addressOfKey, keyBytes, signEthTransfer, signErc20Deploy, signTx, throwawayKeys, type AllocJson, type TxOpts } from './fixtures/signed-txs.js';
-import { startTestChain, type TestChain } from './fixtures/test-chain.js';
+import { erc20TransferData } from './fixtures/erc20.js';
+import { fastLoopStats } from './interpreter/fast-loop.js';
+import { addressOfKey, keyBytes, signErc20Transfer, signEthTransfer, signErc20Deploy, signTx, throwawayKeys, type AllocJson, type TxOpts } from './fixtures/signed-txs.js';
+import { attrOf, startTestChain, type TestChain } from './fixtures/test-chain.js';
 
 const [A, B, C, EMPTY_KEY] = throwawayKeys(4, 'plain-transfer-test');
 const ADDR_A = addressOfKey(A!);
@@ -21,6 +25,10 @@ const FRESH_2 = '0x00000000000000000000000000000000000f0e52';
 const CONTRACT = '0x000000000000000000000000000000000000c0de';
 const DELEGATED = '0x0000000000000000000000000000000000de1e6a';
 const ZERO_ACCOUNT = '0x0000000000000000000000000000000000000e00';
+const KITCHEN = '0x000000000000000000000000000000000000417c';
+const REVERTER = '0x00000000000000000000000000000000000000fd';
+// A loop of ten JUMPs, SSTORE, SLOAD, MSTORE, LOG2, a CALL to CONTRACT, RETURN of 32 bytes.
+const KITCHEN_CODE = `0x600a5b600190038060025750602a6001556001546000526007600860206000a2600060006000600060007300${CONTRACT.slice(4)}5af15060206000f3`;
 const ETHER = 10n ** 18n;
 
 const alloc: AllocJson = {
@@ -30,6 +38,8 @@ const alloc: AllocJson = {
   [CONTRACT]: { balance: '0', code: '0x600160005500' }, // SSTORE(0, 1)
   [DELEGATED]: { balance: '5', code: `0xef0100${CONTRACT.slice(2)}` }, // EIP-7702 delegation
   [ZERO_ACCOUNT]: { balance: '0' }, // an empty account: EIP-161 deletes it once touched
+  [KITCHEN]: { balance: '0', code: KITCHEN_CODE },
+  [REVERTER]: { balance: '0', code: '0x60006000fd' },
 };
 
 const common = createCustomCommon({ chainId: 9000 }, Mainnet, { hardfork: 'prague' });
@@ -50,7 +60,7 @@ function send(key: Uint8Array, to: string, value: bigint, opts: TxOpts): Uint8Ar
 /** Runs `blocks` on both chains; every result and every app hash must match. */
 async function sameOnBoth(blocks: { txs: Uint8Array[]; proposer?: Uint8Array }[]): Promise<ResponseFinalizeBlock[]> {
   const plain = await startTestChain({ alloc });
-  const reference = await startTestChain({ alloc, plainTransfers: false });
+  const reference = await startTestChain({ alloc, referenceExecution: true });
   const out: ResponseFinalizeBlock[] = [];
   for (const b of blocks) {
     const got = await plain.block(b.txs, { proposer: b.proposer });
@@ -134,5 +144,40 @@ describe('plain transfers beside runTx', () => {
       { txs: [send(A!, ADDR_B, 3n, { nonce: 3n })], proposer: addrBytes(ZERO_ACCOUNT) }, // a tip to an empty coinbase
       { txs: [send(A!, ADDR_B, 3n, { nonce: 4n })], proposer: addrBytes(FRESH) }, // a tip to a fresh coinbase
     ]);
+  });
+});
+
+describe('contract code on the fast interpreter beside ethereumjs', () => {
+  it('gives the same results, logs, gas and state for deploys, calls, reverts and running out of gas', async () => {
+    const token = createContractAddress(new Address(addrBytes(ADDR_A)), 0n).toString();
+    const before = fastLoopStats.frames;
+    const res = await sameOnBoth([
+      { txs: [signErc20Deploy(A!, 10n ** 24n, { nonce: 0n })] },
+      {
+        txs: [
+          signErc20Transfer(A!, token, ADDR_B, 1000n, { nonce: 1n }),
+          signErc20Transfer(A!, token, FRESH, 1n, { nonce: 2n }),
+          signErc20Transfer(B!, token, ADDR_A, 10n ** 30n, { nonce: 0n }), // more than B holds: reverts
+          signErc20Transfer(A!, token, ADDR_B, 1n, { nonce: 3n, gasLimit: 30_000n }), // out of gas
+          signTx(A!, { to: token, data: erc20TransferData(ADDR_C, 5n).subarray(0, 20) }, { nonce: 4n, gasLimit: 100_000n }), // truncated calldata
+          signTx(A!, { to: KITCHEN }, { nonce: 5n, gasLimit: 200_000n }),
+          signTx(B!, { to: KITCHEN }, { nonce: 1n, gasLimit: 40_000n }), // out of gas in the CALL's frame
+          signTx(A!, { to: REVERTER, value: 1n }, { nonce: 6n, gasLimit: 50_000n }),
+        ],
+      },
+    ]);
+    expect(res[1]!.txResults.map((t) => t.code)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    const outcome = (t: ResponseFinalizeBlock['txResults'][number]) => [attrOf(t.events, 'ethereum_tx', 'ethereumTxFailed') ?? 'ok', t.events.filter((e) => e.type === 'tx_log').length];
+    expect(res[1]!.txResults.map(outcome)).toEqual([
+      ['ok', 1],
+      ['ok', 1],
+      ['execution reverted', 0],
+      ['out of gas', 0],
+      ['execution reverted', 0],
+      ['ok', 1],
+      ['ok', 1],
+      ['execution reverted', 0],
+    ]);
+    expect(fastLoopStats.frames).toBeGreaterThan(before); // the fast chain really ran the fast loop
   });
 });

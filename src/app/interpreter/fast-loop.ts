@@ -1,5 +1,5 @@
 /**
- * A cheaper opcode loop for the call EVMs. ethereumjs's interpreter awaits a promise for every
+ * A cheaper opcode loop for the call EVMs and the block executor's EVM. ethereumjs's interpreter awaits a promise for every
  * opcode (`await this.runStep()`), which for the ~80% of opcodes with a fixed gas cost and a
  * synchronous handler (PUSH, DUP, SWAP, arithmetic, JUMP…) is most of their cost and garbage. This
  * loop runs those inline: charge the fixed gas, advance the program counter, call the handler;

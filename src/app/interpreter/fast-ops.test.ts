@@ -1,6 +1,6 @@
 import { createEVM } from '@ethereumjs/evm';
 import { describe, expect, it } from 'vitest';
-import { createChainCommon } from '../../../app/chain-common.js';
+import { createChainCommon } from '../chain-common.js';
 import { mstore, word32, type OpState } from './fast-ops.js';
 
 const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });

@@ -7,7 +7,8 @@
  *
  * The analysis is a method of ethereumjs's internal Interpreter class, which the package does not
  * export: the hook is installed on its prototype from the first interpreter an opcode handler sees.
- * Only EVMs registered here use the cache; every other EVM (the app's) runs the original.
+ * Only EVMs registered here use the cache (the call EVMs and the block executor's); every other
+ * EVM (tracers, a reference-execution app) runs the original.
  */
 import type { EVM } from '@ethereumjs/evm';
 

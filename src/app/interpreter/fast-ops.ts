@@ -1,6 +1,6 @@
 /**
- * Cheaper handlers for hot opcodes of the call EVMs, installed into each call EVM's own opcode
- * table (the app's block executor keeps ethereumjs's). They do what ethereumjs's handler does
+ * Cheaper handlers for hot opcodes, installed into one EVM's own opcode table (the call EVMs' and
+ * the block executor's; a reference-execution app and the tracers keep ethereumjs's). They do what ethereumjs's handler does
  * without its costliest step; fast-ops.test.ts runs both on the same inputs.
  *
  * ethereumjs turns a stack word into bytes through a hex string and pads it with an array spread
