@@ -17,6 +17,8 @@ import {
   signEthTransfer,
 } from './fixtures/signed-txs.js';
 import { startTestChain } from './fixtures/test-chain.js';
+import { logsBloom } from './evm-block.js';
+import { randomBytes } from 'node:crypto';
 
 const common = createCustomCommon({ chainId: 9000 }, Mainnet, { hardfork: 'prague' });
 const TO = '0x000000000000000000000000000000000000beef';
@@ -77,5 +79,19 @@ describe('EvmBlock roots and receipts', () => {
     expect(Buffer.from(code).toString('hex')).toBe(`ef0100${token.slice(2)}`);
     const [receipt] = await chain.app.evm.getReceipts(2);
     expect(receipt!.type).toBe(4);
+  });
+});
+
+describe('logsBloom', () => {
+  it('sets the bits ethereumjs Bloom sets, for any addresses and topics', () => {
+    for (let n = 0; n < 50; n++) {
+      const logs = Array.from({ length: n % 5 }, () => [randomBytes(20), Array.from({ length: n % 4 }, () => randomBytes(32)), new Uint8Array(0)] as [Uint8Array, Uint8Array[], Uint8Array]);
+      const reference = new Bloom();
+      for (const [address, topics] of logs) {
+        reference.add(address);
+        for (const t of topics) reference.add(t);
+      }
+      expect(logsBloom(logs)).toEqual(reference.bitvector);
+    }
   });
 });
