@@ -16,7 +16,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { Address, createAccount } from '@ethereumjs/util';
 import { createVM, runTx } from '@ethereumjs/vm';
-import { MemoryLevel } from 'memory-level';
+import { BTreeLevel } from '../src/store/btree-level.js';
 import { pathToFileURL } from 'node:url';
 import { CheckTxType } from '../src/abci/types.js';
 import type { AppLevel } from '../src/app/app-store.js';
@@ -68,7 +68,7 @@ export async function rawVmFigure(txs: Uint8Array[], genesisAlloc: AllocJson, op
 
 /** FinalizeBlock + Commit of `txs` on a fresh EvmApp (memory-level) whose genesis is `alloc`. */
 export async function appBlockFigure(txs: Uint8Array[], alloc: AllocJson, opts: { checkTxFirst?: boolean } = {}): Promise<{ ms: number; finalizeMs: number; commitMs: number }> {
-  const db = new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as AppLevel;
+  const db = new BTreeLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as AppLevel;
   const app = await createEvmApp({ db });
   await app.initChain({
     time: { seconds: 1, nanos: 0 },

@@ -3,7 +3,7 @@
  * CometBFT RPC of this project around it. With a socket application (src/abci-server/socket-client.ts)
  * this is what a CometBFT node is to its `proxy_app`; the kvstore chain is one with an in-process app.
  */
-import { MemoryLevel } from 'memory-level';
+import { BTreeLevel } from '../store/btree-level.js';
 import pino, { type Logger } from 'pino';
 import type { Application } from '../abci/application.js';
 import type { ResponseCheckTx } from '../abci/types.js';
@@ -64,7 +64,7 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
   const logger = o.logger ?? pino({ level: config.logLevel === 'info' ? 'silent' : config.logLevel, name: `chainlet-${chainId}-${id}` });
   const moduleLogger = (module: string) => logger.child({ module });
 
-  const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  const db = new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   await db.open();
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   const stores = await openChainStores(sub, config);
@@ -131,7 +131,7 @@ export interface InMemoryAppChainOptions<App extends Application & { close(): Pr
 }
 
 export async function startInMemoryAppChain<App extends Application & { close(): Promise<void> }>(o: InMemoryAppChainOptions<App>): Promise<AbciChain<App>> {
-  const db = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
+  const db = new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
   await db.open();
   const app = await o.openApp(db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db);
   return startAbciChain({

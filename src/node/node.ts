@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
-import { MemoryLevel } from 'memory-level';
+import { BTreeLevel } from '../store/btree-level.js';
 import pino, { type Logger } from 'pino';
 import type { ResponseCheckTx } from '../abci/types.js';
 import type { AppLevel } from '../app/app-store.js';
@@ -118,7 +118,7 @@ function openDb(cfg: NodeConfig): Db {
     mkdirSync(dir, { recursive: true });
     return new ClassicLevel<string, Uint8Array>(join(dir, 'chainlet.db'), { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   }
-  return new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  return new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
 }
 
 export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNode> {

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { MemoryLevel } from 'memory-level';
+import { BTreeLevel } from '../../store/btree-level.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dbEntries, restoreSnapshot } from './db-restore.js';
 import type { RootDb } from './parts.js';
@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 async function db(entries: Record<string, string>): Promise<RootDb> {
-  const d = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as RootDb;
+  const d = new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as RootDb;
   await d.open();
   dbs.push(d);
   for (const [k, v] of Object.entries(entries)) await d.put(k, new TextEncoder().encode(v));
