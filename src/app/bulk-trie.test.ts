@@ -121,4 +121,37 @@ describe('LiveStateManager', () => {
     expect((await live.getAccount(addresses[0]!))?.nonce).toBe(1000n);
     expect(await live.getAccount(addresses[120]!)).toBeUndefined();
   });
+
+  it('writes the storage of each contract in one update: same roots, deletions, and reads from the trie after the caches are dropped', async () => {
+    const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
+    const plain = new MerkleStateManager({ common, caches: new Caches() });
+    const caches = new Caches();
+    const live = new LiveStateManager({ common, caches }, logAccountWrites(caches));
+    const bytes = rng(9);
+    const contracts = Array.from({ length: 3 }, () => new Address(bytes(20)));
+    const slots = Array.from({ length: 200 }, () => bytes(32));
+    for (const sm of [plain, live]) {
+      for (const c of contracts) {
+        await sm.putAccount(c, createAccount({ nonce: 1n, balance: 0n }));
+        for (const [i, k] of slots.entries()) await sm.putStorage(c, k, Uint8Array.of(i + 1));
+      }
+    }
+    expect(hex(await live.getStateRoot())).toBe(hex(await plain.getStateRoot()));
+    // Reads from the trie: the state manager now keeps a storage trie object per contract.
+    live.clearCaches();
+    for (const c of contracts) expect(hex(await live.getStorage(c, slots[5]!))).toBe(hex(Uint8Array.of(6)));
+    // A second round: some slots change, some are deleted (zero), one contract is untouched.
+    for (const sm of [plain, live]) {
+      for (const [i, k] of slots.entries()) {
+        if (i % 3 === 0) await sm.putStorage(contracts[0]!, k, new Uint8Array(0));
+        else if (i % 3 === 1) await sm.putStorage(contracts[1]!, k, Uint8Array.of(0xee, i));
+      }
+    }
+    expect(hex(await live.getStateRoot())).toBe(hex(await plain.getStateRoot()));
+    live.clearCaches();
+    for (const [i, k] of slots.entries()) {
+      expect(hex(await live.getStorage(contracts[0]!, k))).toBe(hex(i % 3 === 0 ? new Uint8Array(0) : Uint8Array.of(i + 1)));
+      expect(hex(await live.getStorage(contracts[1]!, k))).toBe(hex(i % 3 === 1 ? Uint8Array.of(0xee, i) : Uint8Array.of(i + 1)));
+    }
+  });
 });

@@ -81,8 +81,8 @@ export interface EvmAppOptions {
   queryRoutes?: readonly QueryRoute[];
   /**
    * Execute every tx exactly as ethereumjs does: plain ETH transfers through `runTx` too (see
-   * plain-transfer.ts) and contract code in ethereumjs's own interpreter loop (interpreter/). Off by
-   * default; the tests compare both ways.
+   * plain-transfer.ts), contract code in ethereumjs's own interpreter loop (interpreter/) and
+   * storage written one slot at a time (live-state.ts). Off by default; the tests compare both ways.
    */
   referenceExecution?: boolean;
 }

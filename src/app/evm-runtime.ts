@@ -43,12 +43,15 @@ export interface EvmRuntime {
   readonly ics20: { ctx: Ics20Context | undefined };
 }
 
-/** `reference`: the block VM keeps ethereumjs's own interpreter loop (see interpreter/fast-evm.ts). */
+/**
+ * `reference`: the block VM keeps ethereumjs's own interpreter loop (interpreter/fast-evm.ts) and
+ * storage is flushed one slot at a time (live-state.ts).
+ */
 export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined, committedAccounts?: number, reference = false): Promise<EvmRuntime> {
   const common = createChainCommon(chain);
   const caches = new Caches();
   const accountWrites = logAccountWrites(caches);
-  const state = new LiveStateManager({ common, trie: openTrie(trieDb, common, root), caches }, accountWrites);
+  const state = new LiveStateManager({ common, trie: openTrie(trieDb, common, root), caches }, accountWrites, !reference);
   const committed = new CommittedState((r) => checkStateAt(trieDb, common, r), root, committedAccounts);
   const blockHashes = new RecentBlockHashes();
   const ics20: EvmRuntime['ics20'] = { ctx: undefined };

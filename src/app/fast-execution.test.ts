@@ -80,6 +80,8 @@ async function receiptsOf(chain: TestChain): Promise<unknown> {
 }
 
 const addrBytes = (a: string) => new Uint8Array(Buffer.from(a.slice(2), 'hex'));
+/** A tx's EVM outcome and its number of logs. */
+const outcome = (t: ResponseFinalizeBlock['txResults'][number]) => [attrOf(t.events, 'ethereum_tx', 'ethereumTxFailed') ?? 'ok', t.events.filter((e) => e.type === 'tx_log').length];
 
 describe('plain transfers beside runTx', () => {
   it('match runTx for transfers of every tx type, to existing and fresh accounts, with refunds and tips', async () => {
@@ -165,9 +167,14 @@ describe('contract code on the fast interpreter beside ethereumjs', () => {
           signTx(A!, { to: REVERTER, value: 1n }, { nonce: 6n, gasLimit: 50_000n }),
         ],
       },
+      // B sends back all it holds (its balance slot is deleted) while C's slot is written.
+      { txs: [signErc20Transfer(B!, token, ADDR_A, 1000n, { nonce: 2n }), signErc20Transfer(A!, token, ADDR_C, 7n, { nonce: 7n })] },
+    ]);
+    expect(res[2]!.txResults.map(outcome)).toEqual([
+      ['ok', 1],
+      ['ok', 1],
     ]);
     expect(res[1]!.txResults.map((t) => t.code)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-    const outcome = (t: ResponseFinalizeBlock['txResults'][number]) => [attrOf(t.events, 'ethereum_tx', 'ethereumTxFailed') ?? 'ok', t.events.filter((e) => e.type === 'tx_log').length];
     expect(res[1]!.txResults.map(outcome)).toEqual([
       ['ok', 1],
       ['ok', 1],
