@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClassicLevel } from 'classic-level';
+import { classicLevel } from '../store/classic-db.js';
 import pino, { type Logger } from 'pino';
 import { startAbciServer, type AbciServer } from '../abci-server/server.js';
 import type { AppLevel } from '../app/app-store.js';
@@ -45,7 +45,7 @@ export interface HomeApp<App extends Application = EvmApp> {
 export async function openHomeKvStore(home: string): Promise<HomeApp<KvStoreApp>> {
   const dir = join(home, 'data');
   mkdirSync(dir, { recursive: true });
-  const db = new ClassicLevel<string, Uint8Array>(join(dir, 'kvstore.db'), { keyEncoding: 'utf8', valueEncoding: 'view' });
+  const db = await classicLevel(join(dir, 'kvstore.db'));
   await db.open();
   const app = await KvStoreApp.open(db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db);
   return {
@@ -61,7 +61,7 @@ export async function openHomeKvStore(home: string): Promise<HomeApp<KvStoreApp>
 export async function openHomeApp(home: string, config: NodeConfig, logger: Logger): Promise<HomeApp> {
   const dir = join(home, 'data');
   mkdirSync(dir, { recursive: true });
-  const db = new ClassicLevel<string, Uint8Array>(join(dir, 'app.db'), { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+  const db = (await classicLevel(join(dir, 'app.db'))) as unknown as Db;
   await db.open();
   const app = await createEvmApp({
     db: db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as AppLevel,

@@ -9,7 +9,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClassicLevel } from 'classic-level';
+import { classicLevel } from '../store/classic-db.js';
 import { BTreeLevel } from '../store/btree-level.js';
 import pino, { type Logger } from 'pino';
 import type { ResponseCheckTx } from '../abci/types.js';
@@ -111,12 +111,12 @@ export interface NodeInternals {
 
 let nodeCounter = 0;
 
-function openDb(cfg: NodeConfig): Db {
+async function openDb(cfg: NodeConfig): Promise<Db> {
   if (cfg.dbBackend === 'classic') {
     if (!cfg.home) throw new Error('db_backend "classic" needs a home folder (--home)');
     const dir = join(cfg.home, 'data');
     mkdirSync(dir, { recursive: true });
-    return new ClassicLevel<string, Uint8Array>(join(dir, 'chainlet.db'), { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
+    return (await classicLevel(join(dir, 'chainlet.db'))) as unknown as Db;
   }
   return new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
 }
@@ -158,7 +158,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const evmChainId = Number((genesis.appState as { evm?: { chain_id?: string } }).evm?.chain_id ?? evmChainIdFromChainId(genesis.chainId) ?? 9000);
 
   // ── stores and app ──
-  const db = openDb(config);
+  const db = await openDb(config);
   await db.open();
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   const stores = await openChainStores(sub, config);

@@ -9,11 +9,12 @@
  */
 import '../cosmjs-binary.js';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+import type * as Protobuf from 'protobufjs';
 
 export const MSG_ETHEREUM_TX_RESPONSE_TYPE_URL = '/cosmos.evm.vm.v1.MsgEthereumTxResponse';
 
-const root = protobuf.parse(`
+const PROTO = `
 syntax = "proto3";
 package cosmos.evm.vm.v1;
 message Log {
@@ -37,8 +38,21 @@ message MsgEthereumTxResponse {
   bytes block_hash = 7;
   uint64 block_timestamp = 8;
 }
-`, { keepCase: true }).root;
-const ResponseType = root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
+`;
+
+let responseType: Protobuf.Type | undefined;
+
+/**
+ * The message type, parsed on first use: the full protobufjs (with its .proto parser) costs ≈ 35 ms
+ * to load, which a start before its first Ethereum tx does not need.
+ */
+function ResponseType(): Protobuf.Type {
+  if (responseType === undefined) {
+    const protobuf = createRequire(import.meta.url)('protobufjs') as typeof Protobuf;
+    responseType = protobuf.parse(PROTO, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
+  }
+  return responseType;
+}
 
 export interface EthLogProto {
   /** 0x hex address. */
@@ -69,7 +83,7 @@ export interface MsgEthereumTxResponse {
 const u64 = (v: bigint | number): number => Number(v);
 
 export function encodeMsgEthereumTxResponse(r: MsgEthereumTxResponse): Uint8Array {
-  const msg = ResponseType.fromObject({
+  const msg = ResponseType().fromObject({
     hash: r.hash,
     logs: r.logs.map((l) => ({
       address: l.address,
@@ -89,11 +103,12 @@ export function encodeMsgEthereumTxResponse(r: MsgEthereumTxResponse): Uint8Arra
     block_hash: r.blockHash,
     block_timestamp: u64(r.blockTimestamp),
   });
-  return ResponseType.encode(msg).finish();
+  return ResponseType().encode(msg).finish();
 }
 
 export function decodeMsgEthereumTxResponse(bytes: Uint8Array): MsgEthereumTxResponse {
-  const o = ResponseType.toObject(ResponseType.decode(bytes), { longs: String, bytes: Array, defaults: true }) as Record<string, unknown>;
+  const type = ResponseType();
+  const o = type.toObject(type.decode(bytes), { longs: String, bytes: Array, defaults: true }) as Record<string, unknown>;
   const logs = o['logs'] as Record<string, unknown>[];
   return {
     hash: o['hash'] as string,
