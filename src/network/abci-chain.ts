@@ -16,7 +16,6 @@ import type { CometRpcServer } from '../rpc/comet/server.js';
 import { VERSION } from '../version.js';
 import { buildConsensusCore, openChainStores, startProduction, type Db } from '../node/chain-core.js';
 import { startCometRpc } from '../node/rpc-wiring.js';
-import { createChainMetrics } from '../node/metrics.js';
 import { startPrometheusServer } from '../node/prometheus-server.js';
 import type { RunningServer } from '../rpc/transport/index.js';
 import type { Timestamp } from '../types/time.js';
@@ -75,7 +74,7 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
   const internals = { app, mempool, eventBus, blockStore: stores.blockStore, stateStore: stores.stateStore, txIndexer: stores.txIndexer, blockIndexer: stores.blockIndexer, consensus, validators, nodeKey: undefined };
   let rpc: CometRpcServer | undefined;
   // Each chain has its own Prometheus endpoint, as each CometBFT node of a network has.
-  const metrics = config.instrumentation.prometheus ? createChainMetrics({ chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height }, config.instrumentation.namespace) : undefined;
+  const metrics = config.instrumentation.prometheus ? (await import('../node/metrics.js')).createChainMetrics({ chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height }, config.instrumentation.namespace) : undefined;
   let prom: RunningServer | undefined;
   let stopped = false;
   let localSubscriptions = 0;

@@ -40,7 +40,7 @@ import { rangeVirtualBlocks } from './devnet/range-stores.js';
 import { Keystore } from './keystore/keystore.js';
 import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
 import { cosmosNodeQueryRoutes } from './cosmos-node-queries.js';
-import { createChainMetrics, type ChainMetrics } from './metrics.js';
+import type { ChainMetrics } from './metrics.js';
 import { timestampToMs } from '../types/time.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
 import { buildConsensusCore, openChainStores, startProduction, type Db } from './chain-core.js';
@@ -191,8 +191,9 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   // hardhat_reset / anvil_reset go back to the chain as it is now (a level snapshot: O(1)).
   if (config.evm.devnet) await devnet.recordStart();
 
+  // prom-client is loaded only with `[instrumentation] prometheus = true`.
   const metrics = config.instrumentation.prometheus
-    ? createChainMetrics({ chainId: genesis.chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height, lastBlockTimeMs: consensus.height > 0 ? timestampToMs(consensus.state.lastBlockTime) : undefined }, config.instrumentation.namespace)
+    ? (await import('./metrics.js')).createChainMetrics({ chainId: genesis.chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height, lastBlockTimeMs: consensus.height > 0 ? timestampToMs(consensus.state.lastBlockTime) : undefined }, config.instrumentation.namespace)
     : undefined;
   const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore, metrics };
   let servers: RunningServers | undefined;
