@@ -95,12 +95,16 @@ describe('bulkUpdate', () => {
   });
 });
 
+/** A MerkleStateManager and a LiveStateManager, both with caches, on fresh tries. */
+function plainAndLive(): { plain: MerkleStateManager; live: LiveStateManager } {
+  const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
+  const caches = new Caches();
+  return { plain: new MerkleStateManager({ common, caches: new Caches() }), live: new LiveStateManager({ common, caches }, logAccountWrites(caches)) };
+}
+
 describe('LiveStateManager', () => {
   it('flushes to the same state root as MerkleStateManager: accounts, code, storage and deletions', async () => {
-    const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
-    const plain = new MerkleStateManager({ common, caches: new Caches() });
-    const caches = new Caches();
-    const live = new LiveStateManager({ common, caches }, logAccountWrites(caches));
+    const { plain, live } = plainAndLive();
     const bytes = rng(5);
     const addresses = Array.from({ length: 300 }, () => new Address(bytes(20)));
     for (const sm of [plain, live]) {
@@ -123,10 +127,7 @@ describe('LiveStateManager', () => {
   });
 
   it('writes the storage of each contract in one update: same roots, deletions, and reads from the trie after the caches are dropped', async () => {
-    const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
-    const plain = new MerkleStateManager({ common, caches: new Caches() });
-    const caches = new Caches();
-    const live = new LiveStateManager({ common, caches }, logAccountWrites(caches));
+    const { plain, live } = plainAndLive();
     const bytes = rng(9);
     const contracts = Array.from({ length: 3 }, () => new Address(bytes(20)));
     const slots = Array.from({ length: 200 }, () => bytes(32));

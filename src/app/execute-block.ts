@@ -4,7 +4,8 @@
  * afterwards). Per tx it keeps only the few fields the results, events and receipts need; the
  * RunTxResult objects are dropped at once.
  *
- *   for each tx: sender (cached) → block gas check → runTx → ExecTxResult + events + ExecutedTx
+ *   for each tx: sender (cached) → block gas check → plain transfer (plain-transfer.ts) or runTx
+ *                → ExecTxResult + events + ExecutedTx
  *
  * A tx that fails validation (nonce, funds, fee…) gets a non-zero code and changes nothing; a tx that
  * reverts in the EVM is still code 0, with receipt status 0 and `ethereumTxFailed`, as in Cosmos EVM.
@@ -124,7 +125,8 @@ export async function executeBlock(
           }
           ics20!.ctx = direct ? { ...indirect, caller: sender.bytes, value: tx.value, events: ibcEvents! } : indirect;
         }
-        const plainGas = direct || !plainTransfers ? undefined : await applyPlainTransfer(vm, tx, sender, env.coinbase, env.baseFee);
+        // A call to the ICS-20 precompile is no plain transfer (applyPlainTransfer refuses precompiles).
+        const plainGas = plainTransfers ? await applyPlainTransfer(vm, tx, sender, env.coinbase, env.baseFee) : undefined;
         result = plainGas === undefined ? await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }) : plainOutcome(plainGas);
       } catch (e) {
         if (checkpointed) ibc!.store.revert();

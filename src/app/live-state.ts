@@ -44,63 +44,60 @@ export class LiveStateManager extends MerkleStateManager {
   }
 
   private async writeAccounts(items: Deferred): Promise<void> {
-    const trie = this._trie;
-    // The trie's own hashing (of keys and nodes), as MerklePatriciaTrie picks it from the Common.
-    const keccak = this.common.customCrypto.keccak256 ?? keccak256;
-    const writes: TrieWrite[] = items.map(([addressHex, elem]) => ({
-      nibbles: bytesToNibbles(keccak(unprefixedHexToBytes(addressHex))),
-      value: elem.accountRLP,
-    }));
-    writes.sort((a, b) => compareNibbles(a.nibbles, b.nibbles));
-    const db = trie.database();
-    const store = {
-      get: (hash: Uint8Array) => db.get(hash),
-      putMany: (nodes: { key: Uint8Array; value: Uint8Array }[]) => db.batch(nodes.map(({ key, value }) => ({ type: 'put' as const, key, value }))),
-    };
+    const writes = items.map(([addressHex, elem]) => this.write(unprefixedHexToBytes(addressHex), elem.accountRLP));
     let root: Uint8Array;
     try {
-      root = await bulkUpdate(trie.root(), trie.EMPTY_TRIE_ROOT, writes, store, keccak);
+      root = await this.bulkRoot(this._trie.root(), writes);
     } catch (e) {
       // Nothing was written yet: a trie shape this does not handle takes the usual path.
       if (e instanceof UnsupportedTrieShape) return this.putEach(items);
       throw e;
     }
-    trie.root(root);
+    this._trie.root(root);
+  }
+
+  /** One trie write: the key hashed as the trie hashes it (keccak from the Common), the value or a delete. */
+  private write(key: Uint8Array, value: Uint8Array | undefined): TrieWrite {
+    return { nibbles: bytesToNibbles(this.keccak(key)), value };
+  }
+
+  private get keccak(): (data: Uint8Array) => Uint8Array {
+    return this.common.customCrypto.keccak256 ?? keccak256;
+  }
+
+  /** The root of the trie at `root` after `writes` (one per key), its new nodes written to the db. */
+  private bulkRoot(root: Uint8Array, writes: TrieWrite[]): Promise<Uint8Array> {
+    writes.sort((a, b) => compareNibbles(a.nibbles, b.nibbles));
+    const db = this._trie.database();
+    const store = {
+      get: (hash: Uint8Array) => db.get(hash),
+      putMany: (nodes: { key: Uint8Array; value: Uint8Array }[]) => db.batch(nodes.map(({ key, value }) => ({ type: 'put' as const, key, value }))),
+    };
+    return bulkUpdate(root, this._trie.EMPTY_TRIE_ROOT, writes, store, this.keccak);
   }
 
   /** The storage cache's changed slots, one bulk update of each contract's storage trie. */
   private async writeStorage(): Promise<void> {
     const items = this._caches?.storage?.flush() ?? [];
     if (items.length === 0) return;
-    const keccak = this.common.customCrypto.keccak256 ?? keccak256;
-    const byContract = new Map<string, TrieWrite[]>();
+    // Each (contract, slot) once; the value as ethereumjs writes it: decoded, empty meaning a delete.
+    const byContract = new Map<string, { key: Uint8Array; value: Uint8Array }[]>();
     for (const [addressHex, keyHex, value] of items) {
-      // What ethereumjs writes for the cached value: its RLP re-encoded, or a delete when empty.
-      const decoded = RLP.decode(value ?? EMPTY) as Uint8Array;
-      let writes = byContract.get(addressHex);
-      if (writes === undefined) byContract.set(addressHex, (writes = []));
-      writes.push({ nibbles: bytesToNibbles(keccak(unprefixedHexToBytes(keyHex))), value: decoded.length > 0 ? RLP.encode(decoded) : undefined });
+      let slots = byContract.get(addressHex);
+      if (slots === undefined) byContract.set(addressHex, (slots = []));
+      slots.push({ key: unprefixedHexToBytes(keyHex), value: RLP.decode(value ?? EMPTY) as Uint8Array });
     }
-    const db = this._trie.database();
-    const store = {
-      get: (hash: Uint8Array) => db.get(hash),
-      putMany: (nodes: { key: Uint8Array; value: Uint8Array }[]) => db.batch(nodes.map(({ key, value }) => ({ type: 'put' as const, key, value }))),
-    };
-    for (const [addressHex, writes] of byContract) {
+    for (const [addressHex, slots] of byContract) {
       const address = createAddressFromString(`0x${addressHex}`);
       const account = await this.getAccount(address);
       if (account === undefined) continue; // as ethereumjs: no account, no storage
-      writes.sort((a, b) => compareNibbles(a.nibbles, b.nibbles));
-      const unique = lastPerKey(writes);
       let root: Uint8Array;
       try {
-        root = await bulkUpdate(account.storageRoot, this._trie.EMPTY_TRIE_ROOT, unique, store, keccak);
+        root = await this.bulkRoot(account.storageRoot, slots.map((s) => this.write(s.key, s.value.length > 0 ? RLP.encode(s.value) : undefined)));
       } catch (e) {
         if (!(e instanceof UnsupportedTrieShape)) throw e;
         // Nothing was written yet: this trie takes ethereumjs's path.
-        for (const [a, keyHex, value] of items) {
-          if (a === addressHex) await this._writeContractStorage(address, account, unprefixedHexToBytes(keyHex), RLP.decode(value ?? EMPTY) as Uint8Array);
-        }
+        for (const s of slots) await this._writeContractStorage(address, account, s.key, s.value);
         continue;
       }
       account.storageRoot = root;
@@ -121,14 +118,3 @@ export class LiveStateManager extends MerkleStateManager {
 }
 
 const EMPTY = new Uint8Array(0);
-
-/** Sorted writes with one entry per key: the last one (a cache flush names each slot once anyway). */
-function lastPerKey(sorted: TrieWrite[]): TrieWrite[] {
-  const out: TrieWrite[] = [];
-  for (const w of sorted) {
-    const prev = out[out.length - 1];
-    if (prev !== undefined && compareNibbles(prev.nibbles, w.nibbles) === 0) out[out.length - 1] = w;
-    else out.push(w);
-  }
-  return out;
-}

@@ -8,8 +8,8 @@
  * change: no data, no access list, no authorization list; the recipient holds no code (not even a
  * 7702 delegation) and is no precompile; sender, recipient and coinbase are three distinct accounts,
  * none of them left empty (EIP-161 would delete it). Anything else, including every tx that would
- * fail validation, returns false and the caller runs `runTx`, which produces the same rejection it
- * always did. `plain-transfer.test.ts` checks results and state roots against `runTx`.
+ * fail validation, returns undefined and the caller runs `runTx`, which produces the same rejection
+ * it always did. `fast-execution.test.ts` checks results and state roots against `runTx`.
  *
  *   sender:    balance −= intrinsic gas × gas price + value, nonce + 1
  *   recipient: balance += value (created when absent)

@@ -20,15 +20,26 @@ interface OpEntry {
 
 const JUMPDEST = 0x5b;
 
-export function speedUpEvm(evm: EVM): void {
+/** Lets `evm` use the shortcuts; the loop and the jump cache act once `installShortcuts` has run. */
+export function enableShortcuts(evm: EVM): void {
   enableJumpCache(evm);
   enableFastLoop(evm);
   installFastOps(evm);
+}
+
+/** Installs the loop and the jump cache on the Interpreter prototype of `interpreter` (once per process). */
+export function installShortcuts(interpreter: object): void {
+  installJumpCache(interpreter);
+  installFastLoop(interpreter);
+}
+
+/** The shortcuts for an EVM without the call EVMs' hooks, installed from its first JUMPDEST. */
+export function speedUpEvm(evm: EVM): void {
+  enableShortcuts(evm);
   const entry = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap[JUMPDEST]!;
   const original = entry.opHandler;
   const installOnce: OpEntry['opHandler'] = (rs, common) => {
-    installJumpCache(rs.interpreter);
-    installFastLoop(rs.interpreter);
+    installShortcuts(rs.interpreter);
     if (entry.opHandler === installOnce) entry.opHandler = original;
     return original(rs, common);
   };

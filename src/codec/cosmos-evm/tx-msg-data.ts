@@ -40,18 +40,18 @@ message MsgEthereumTxResponse {
 }
 `;
 
-let responseType: Protobuf.Type | undefined;
+let parsedResponseType: Protobuf.Type | undefined;
 
 /**
  * The message type, parsed on first use: the full protobufjs (with its .proto parser) costs ≈ 35 ms
  * to load, which a start before its first Ethereum tx does not need.
  */
-function ResponseType(): Protobuf.Type {
-  if (responseType === undefined) {
+function responseType(): Protobuf.Type {
+  if (parsedResponseType === undefined) {
     const protobuf = createRequire(import.meta.url)('protobufjs') as typeof Protobuf;
-    responseType = protobuf.parse(PROTO, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
+    parsedResponseType = protobuf.parse(PROTO, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
   }
-  return responseType;
+  return parsedResponseType;
 }
 
 export interface EthLogProto {
@@ -83,7 +83,7 @@ export interface MsgEthereumTxResponse {
 const u64 = (v: bigint | number): number => Number(v);
 
 export function encodeMsgEthereumTxResponse(r: MsgEthereumTxResponse): Uint8Array {
-  const msg = ResponseType().fromObject({
+  const msg = responseType().fromObject({
     hash: r.hash,
     logs: r.logs.map((l) => ({
       address: l.address,
@@ -103,11 +103,11 @@ export function encodeMsgEthereumTxResponse(r: MsgEthereumTxResponse): Uint8Arra
     block_hash: r.blockHash,
     block_timestamp: u64(r.blockTimestamp),
   });
-  return ResponseType().encode(msg).finish();
+  return responseType().encode(msg).finish();
 }
 
 export function decodeMsgEthereumTxResponse(bytes: Uint8Array): MsgEthereumTxResponse {
-  const type = ResponseType();
+  const type = responseType();
   const o = type.toObject(type.decode(bytes), { longs: String, bytes: Array, defaults: true }) as Record<string, unknown>;
   const logs = o['logs'] as Record<string, unknown>[];
   return {

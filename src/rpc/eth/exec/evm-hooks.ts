@@ -20,9 +20,7 @@
 import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { GasTracker } from './gas-tracker.js';
-import { enableFastLoop, installFastLoop } from '../../../app/interpreter/fast-loop.js';
-import { installFastOps } from '../../../app/interpreter/fast-ops.js';
-import { enableJumpCache, installJumpCache } from '../../../app/interpreter/jump-cache.js';
+import { enableShortcuts, installShortcuts } from '../../../app/interpreter/fast-evm.js';
 
 interface OpInfo {
   readonly code: number;
@@ -88,8 +86,7 @@ export class EvmHooks {
     this.syncHandler = (rs, common) => {
       if (!cacheInstalled) {
         // The first JUMPDEST of the first call: from then on this EVM's frames reuse analyses.
-        installJumpCache(rs.interpreter);
-        installFastLoop(rs.interpreter);
+        installShortcuts(rs.interpreter);
         cacheInstalled = true;
       }
       if (--this.countdown > 0) return original(rs, common);
@@ -106,9 +103,7 @@ export class EvmHooks {
       return original(rs, common);
     };
     this.jumpdest.opHandler = this.syncHandler;
-    enableJumpCache(evm);
-    enableFastLoop(evm);
-    installFastOps(evm);
+    enableShortcuts(evm);
     for (const op of CALL_OPS) this.trackedOriginals.set(op, { ...map[op]! });
     for (const op of [SSTORE, GAS, ...BALANCE_OPS]) this.trackedOriginals.set(op, { ...map[op]! });
     this.map = map;
