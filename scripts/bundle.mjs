@@ -14,11 +14,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 
-const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'protobufjs', 'ws', 'litesvm'];
+// cosmjs-types (≈ 1.2 MB of generated codecs) stays external too: the Cosmos face, IBC and the hub
+// load it on first use (src/codec/cosmjs-types.ts), so `import('chainlet')` and a start do not
+// compile it. The check after the build keeps it off the entries' static import graphs.
+const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'protobufjs', 'ws', 'litesvm', 'cosmjs-types'];
+const lazyOnly = ['cosmjs-types'];
 for (const name of external) if (!pkg.dependencies[name]) throw new Error(`bundle: external ${name} is not a dependency`);
 
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: { index: 'dist/index.js', 'cli/main': 'dist/cli/main.js' },
   allowOverwrite: true,
@@ -34,4 +38,28 @@ await build({
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __chainletRequire } from 'node:module'; const require = __chainletRequire(import.meta.url);" },
   logLevel: 'warning',
+  metafile: true,
 });
+
+// A package in `lazyOnly` must not be reachable through static imports from an entry: report the chain.
+const inputs = result.metafile.inputs;
+for (const entry of ['dist/index.js', 'dist/cli/main.js']) {
+  const from = new Map([[entry, '']]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const mod = queue.shift();
+    for (const im of inputs[mod]?.imports ?? []) {
+      if (im.kind !== 'import-statement') continue;
+      if (im.external) {
+        if (!lazyOnly.some((p) => im.path === p || im.path.startsWith(`${p}/`))) continue;
+        const chain = [im.path];
+        for (let m = mod; m; m = from.get(m)) chain.unshift(m);
+        throw new Error(`bundle: ${im.path} must be loaded on first use, but ${entry} imports it statically: ${chain.join(' -> ')}`);
+      }
+      if (!from.has(im.path)) {
+        from.set(im.path, mod);
+        queue.push(im.path);
+      }
+    }
+  }
+}

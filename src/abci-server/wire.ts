@@ -4,7 +4,7 @@
  * types (src/abci/types.ts). One module knows both shapes; the server and the conformance client
  * only move bytes.
  */
-import '../codec/cosmjs-binary.js';
+import { exactSizeBuffers } from '../codec/cosmjs-types.js';
 import { Request as WireRequest, Response as WireResponse } from 'cosmjs-types/tendermint/abci/types';
 import type * as W from 'cosmjs-types/tendermint/abci/types';
 import type { ConsensusParams as WireParams } from 'cosmjs-types/tendermint/types/params';
@@ -12,6 +12,8 @@ import type { Timestamp as WireTimestamp } from 'cosmjs-types/google/protobuf/ti
 import * as A from '../abci/types.js';
 import { defaultConsensusParams, type ConsensusParams } from '../types/params.js';
 import type { Timestamp } from '../types/time.js';
+
+exactSizeBuffers();
 
 export { WireRequest, WireResponse };
 export type { W };

@@ -43,8 +43,8 @@ import type { BlockRecord } from './block-record.js';
 import { ChainView } from './chain-view.js';
 import type { EvmView } from './evm-view.js';
 import { checkEthTx } from './check-tx.js';
-import { AuthRegistry } from './cosmos/auth-registry.js';
-import { FEE_COLLECTOR, runCosmosTx, type CosmosChainEnv } from './cosmos/cosmos-exec.js';
+import { AuthRegistry, FEE_COLLECTOR } from './cosmos/auth-registry.js';
+import type { CosmosChainEnv } from './cosmos/cosmos-exec.js';
 import type { DecodedCosmosTx } from './tx-decode.js';
 import { EvmAppError, TxRejectedError } from './errors.js';
 import { executeBlock, type BlockTx } from './execute-block.js';
@@ -53,15 +53,14 @@ import { parseEvmGenesisBytes } from './genesis-state.js';
 import { createRuntime, type EvmRuntime } from './evm-runtime.js';
 import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import { allTxsDecode, prepareTxs } from './proposal.js';
-import { buildRouteTable, QUERY_ROUTES, routeQuery, type QueryContext, type QueryRoute } from './query-routes.js';
-import { COSMOS_QUERY_ROUTES } from './cosmos/cosmos-queries.js';
+import { buildRouteTable, QUERY_ROUTES, routeQuery, type LazyQueryRoutes, type QueryContext, type QueryRoute, type QueryRouteTable } from './query-routes.js';
+import { COSMOS_QUERIES, IBC_QUERIES } from './lazy-query-routes.js';
 import { DecodedTxCache } from './tx-cache.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { timestampToNs } from '../types/time.js';
 import { blockEvents } from './tx-events.js';
 import { LevelTrieDB } from './trie-db.js';
 import { appHashWithIbc, IbcStore } from '../ibc/ibc-store.js';
-import { IBC_QUERY_ROUTES } from '../ibc/queries.js';
 
 export interface EvmAppOptions {
   /** The app's own (sub)level; memory-level in tests. The app does not close it. */
@@ -79,6 +78,8 @@ export interface EvmAppOptions {
   committedAccountsCacheSize?: number;
   /** Extra query routes (e.g. Cosmos SDK gRPC paths), checked with the built-in ones. */
   queryRoutes?: readonly QueryRoute[];
+  /** More query routes, loaded at the first query of one of their services. */
+  lazyQueryRoutes?: readonly LazyQueryRoutes[];
   /**
    * Execute every tx exactly as ethereumjs does: plain ETH transfers through `runTx` too (see
    * plain-transfer.ts), contract code in ethereumjs's own interpreter loop (interpreter/) and
@@ -124,7 +125,7 @@ export class EvmApp implements Application {
   readonly evm: EvmView;
   private readonly view: ChainView;
   private readonly txCache: DecodedTxCache;
-  private readonly routes: Map<string, QueryRoute>;
+  private readonly routes: QueryRouteTable;
   private pending: FinalizedBlock | undefined;
   private closed = false;
   /** The x/auth side of accounts (numbers, public keys) for the Cosmos face. */
@@ -143,7 +144,7 @@ export class EvmApp implements Application {
     this.txCache = new DecodedTxCache(opts.txCacheSize);
     this.txCache.cosmosPrefix = this.config().bech32Prefix;
     this.auth = new AuthRegistry(store.auth);
-    this.routes = buildRouteTable([...QUERY_ROUTES, ...COSMOS_QUERY_ROUTES, ...IBC_QUERY_ROUTES, ...(opts.queryRoutes ?? [])]);
+    this.routes = buildRouteTable([...QUERY_ROUTES, ...(opts.queryRoutes ?? [])], [COSMOS_QUERIES, IBC_QUERIES, ...(opts.lazyQueryRoutes ?? [])]);
     this.view = new ChainView(
       {
         runtime: () => this.rt,
@@ -360,6 +361,8 @@ export class EvmApp implements Application {
   /** CheckTx of a Cosmos tx: the ante checks on the committed state; the mempool orders it by sequence. */
   private async checkCosmosTx(d: DecodedCosmosTx, config: AppChainConfig): Promise<ResponseCheckTx> {
     const committed = this.rt.committed;
+    // Cosmos tx execution (and its codecs) loads with the first Cosmos tx.
+    const { runCosmosTx } = await import('./cosmos/cosmos-exec.js');
     const out = await runCosmosTx(d, this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee(), this.ibc), { getAccount: (a) => committed.getAccount(a), putAccount: async () => undefined }, 'check');
     if (out.result.code !== 0) return { ...out.result, events: [] };
     const account = await committed.getAccount(d.sender);

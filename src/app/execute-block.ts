@@ -28,7 +28,7 @@ import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { ethereumTxEvents } from './tx-events.js';
 import { ethereumTxResultData } from '../codec/cosmos-evm/tx-msg-data.js';
 import { blockGasExhausted, rejectionFromRunTxError } from './tx-rejections.js';
-import { runCosmosTx, type Checkpointing, type CosmosChainEnv, type CosmosState } from './cosmos/cosmos-exec.js';
+import type { Checkpointing, CosmosChainEnv, CosmosState } from './cosmos/cosmos-exec.js';
 
 export interface BlockEnv {
   height: number;
@@ -104,6 +104,7 @@ export async function executeBlock(
       if (item.kind === 'cosmos') {
         // A Cosmos tx moves balances and the sequence on the same state; it is no EVM tx (no receipt).
         const chainEnv = { ...cosmos, height: env.height, baseFee: env.baseFee };
+        const { runCosmosTx } = await import('./cosmos/cosmos-exec.js');
         txResults[i] = (await runCosmosTx(item, chainEnv, vm.stateManager as unknown as CosmosState & Checkpointing, 'deliver')).result;
         continue;
       }

@@ -3,6 +3,9 @@ import { toBech32 } from '../crypto/bech32.js';
 import type { RequestQuery, ResponseQuery } from '../abci/types.js';
 import { DEV_ADDRESS_0, DEV_KEY_0, signEthTransfer } from './fixtures/signed-txs.js';
 import { startTestChain } from './fixtures/test-chain.js';
+import { buildRouteTable, routeQuery, type QueryContext, type QueryRoute } from './query-routes.js';
+import { COSMOS_QUERIES, IBC_QUERIES, NODE_QUERY_SERVICES } from './lazy-query-routes.js';
+import { cosmosNodeQueryRoutes } from '../node/cosmos-node-queries.js';
 
 const TO = '0x000000000000000000000000000000000000beef';
 const q = (path: string, extra: Partial<RequestQuery> = {}): RequestQuery => ({ path, data: new Uint8Array(0), height: 0, prove: false, ...extra });
@@ -83,5 +86,55 @@ describe('Query', () => {
     });
     const res = await chain.app.query(q('/cosmos.bank.v1beta1.Query/Balance'));
     expect(res).toMatchObject({ code: 0, value: new Uint8Array([1, 2, 3]) });
+  });
+});
+
+describe('lazily loaded query routes', () => {
+  const ctx: QueryContext = { latestHeight: () => 1, stateAt: async () => ({}) as never, denom: 'a', bech32Prefix: 'p' };
+  const answer = (path: string, byte: number): QueryRoute => ({ path, handle: async () => new Uint8Array([byte]) });
+
+  it('names every service its loaded routes serve, and only those', async () => {
+    const nodeRoutes = cosmosNodeQueryRoutes({ blockStore: {} as never, txIndexer: undefined, info: () => ({ chainId: 'c', moniker: 'm', nodeId: '', rpcAddress: '', appVersion: 0n }) as never });
+    const groups = [
+      { services: COSMOS_QUERIES.services, routes: await COSMOS_QUERIES.load() },
+      { services: IBC_QUERIES.services, routes: await IBC_QUERIES.load() },
+      { services: NODE_QUERY_SERVICES, routes: nodeRoutes },
+    ];
+    for (const g of groups) {
+      const served = new Set(g.routes.map((r) => r.path.slice(0, r.path.indexOf('/', 1))));
+      expect([...served].sort()).toEqual([...g.services].sort());
+    }
+  });
+
+  it('loads a group at the first query of one of its services, once, and every group of a shared service', async () => {
+    const loads: string[] = [];
+    const table = buildRouteTable(
+      [],
+      [
+        { services: ['/a.Query', '/shared.Service'], load: async () => (loads.push('a'), [answer('/a.Query/X', 1), answer('/shared.Service/A', 2)]) },
+        { services: ['/b.Query', '/shared.Service'], load: async () => (loads.push('b'), [answer('/b.Query/Y', 3), answer('/shared.Service/B', 4)]) },
+      ],
+    );
+    expect(loads).toEqual([]);
+    // Two first queries at once: one load, both answered.
+    const [x1, x2] = await Promise.all([routeQuery(ctx, table, q('/a.Query/X')), routeQuery(ctx, table, q('/a.Query/X'))]);
+    expect([x1.value, x2.value]).toEqual([new Uint8Array([1]), new Uint8Array([1])]);
+    expect(loads).toEqual(['a']);
+    // The shared service still loads b, although a (which also serves it) is loaded.
+    expect((await routeQuery(ctx, table, q('/shared.Service/B'))).value).toEqual(new Uint8Array([4]));
+    expect(loads).toEqual(['a', 'b']);
+    expect(table.pending.size).toBe(0);
+    const unknown = await routeQuery(ctx, table, q('/a.Query/Nothing'));
+    expect(unknown).toMatchObject({ code: 6, log: 'unknown query path: /a.Query/Nothing' });
+  });
+
+  it('keeps a route given up front over a loaded one with the same path', async () => {
+    const table = buildRouteTable([answer('/a.Query/X', 9)], [{ services: ['/a.Query'], load: async () => [answer('/a.Query/X', 1)] }]);
+    expect((await routeQuery(ctx, table, q('/a.Query/X'))).value).toEqual(new Uint8Array([9]));
+  });
+
+  it('refuses a loaded route outside its group\'s services', async () => {
+    const table = buildRouteTable([], [{ services: ['/a.Query'], load: async () => [answer('/b.Query/X', 1)] }]);
+    await expect(routeQuery(ctx, table, q('/a.Query/X'))).rejects.toThrow('query route /b.Query/X is outside its group');
   });
 });

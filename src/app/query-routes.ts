@@ -98,15 +98,58 @@ export const QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
 const EMPTY_CODE_HASH = Buffer.from('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470', 'hex');
 const EMPTY_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
 
-export function buildRouteTable(routes: readonly QueryRoute[]): Map<string, QueryRoute> {
-  return new Map(routes.map((r) => [r.path, r]));
+/**
+ * Routes whose module is loaded at the first query of one of its gRPC services (the first segment
+ * of `/<service>/<method>`): the Cosmos and IBC query modules bring cosmjs-types, which a start
+ * does not need. `services` names every service the loaded routes serve (checked at load).
+ */
+export interface LazyQueryRoutes {
+  services: readonly string[];
+  load(): Promise<readonly QueryRoute[]>;
 }
 
-export async function routeQuery(ctx: QueryContext, table: Map<string, QueryRoute>, req: RequestQuery): Promise<ResponseQuery> {
+export interface QueryRouteTable {
+  readonly routes: Map<string, QueryRoute>;
+  /** Service → the loaders of the groups that serve it; emptied as groups load. */
+  readonly pending: Map<string, (() => Promise<void>)[]>;
+}
+
+export function buildRouteTable(routes: readonly QueryRoute[], lazy: readonly LazyQueryRoutes[] = []): QueryRouteTable {
+  const table: QueryRouteTable = { routes: new Map(routes.map((r) => [r.path, r])), pending: new Map() };
+  const eager = new Set(table.routes.keys());
+  for (const group of lazy) {
+    let loading: Promise<void> | undefined;
+    const loadOnce = (): Promise<void> =>
+      (loading ??= group.load().then((loaded) => {
+        for (const r of loaded) {
+          if (!group.services.includes(serviceOf(r.path))) throw new Error(`query route ${r.path} is outside its group's services (${group.services.join(', ')})`);
+          // Routes given up front win, as they did when every table was built at once.
+          if (!eager.has(r.path)) table.routes.set(r.path, r);
+        }
+        for (const s of group.services) {
+          const rest = (table.pending.get(s) ?? []).filter((l) => l !== loadOnce);
+          if (rest.length > 0) table.pending.set(s, rest);
+          else table.pending.delete(s);
+        }
+      }));
+    for (const s of group.services) table.pending.set(s, [...(table.pending.get(s) ?? []), loadOnce]);
+  }
+  return table;
+}
+
+/** `/cosmos.bank.v1beta1.Query/Balance` → `/cosmos.bank.v1beta1.Query`. */
+function serviceOf(path: string): string {
+  const slash = path.indexOf('/', 1);
+  return slash < 0 ? path : path.slice(0, slash);
+}
+
+export async function routeQuery(ctx: QueryContext, table: QueryRouteTable, req: RequestQuery): Promise<ResponseQuery> {
+  const pending = table.pending.get(serviceOf(req.path));
+  if (pending !== undefined) await Promise.all(pending.map((load) => load()));
   const latest = ctx.latestHeight();
   const height = req.height === 0 ? latest : req.height;
   try {
-    const { route, args } = findRoute(table, req.path);
+    const { route, args } = findRoute(table.routes, req.path);
     if (req.height < 0 || height > latest) {
       throw new QueryError(SDK_INVALID_HEIGHT, 'sdk', `cannot query with height in the future; please provide a valid height: invalid height`);
     }

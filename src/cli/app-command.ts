@@ -1,6 +1,6 @@
 /** `chainlet app --home DIR [--proxy-app ADDR]`: serve the home's EVM application to a real CometBFT. */
 import type { Command } from 'commander';
-import { APP_KINDS, DEFAULT_PROXY_APP, serveAppOverSocket, type AppKind } from '../node/abci-app.js';
+import { APP_KINDS, DEFAULT_PROXY_APP, type AppKind } from '../node/abci-app-kinds.js';
 
 export function registerAppCommand(program: Command, fail: (msg: string) => never): void {
   program
@@ -14,6 +14,8 @@ export function registerAppCommand(program: Command, fail: (msg: string) => neve
       if (!(APP_KINDS as readonly string[]).includes(o.app)) fail(`invalid value "${o.app}" for --app: expected one of ${APP_KINDS.join(', ')}`);
       const max = Number(o.maxMessageBytes);
       if (!Number.isSafeInteger(max) || max < 1) fail(`invalid value "${o.maxMessageBytes}" for --max-message-bytes: expected a positive integer`);
+      // The ABCI socket server and its codecs load only for this command.
+      const { serveAppOverSocket } = await import('../node/abci-app.js');
       const server = await serveAppOverSocket({ home: o.home, app: o.app as AppKind, address: o.proxyApp, maxMessageBytes: max }).catch((err: Error) => fail(err.message));
       console.log(`chainlet app: the ${o.app} app's ABCI server on ${server.address} (home ${o.home}). Ctrl-C to stop.`);
       const stop = async () => {

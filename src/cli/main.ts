@@ -10,7 +10,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { HomeExistsError, initHome } from '../genesis/home.js';
 import { startNetwork, type ChainSpec } from '../network/network.js';
 import { DEFAULT_KVSTORE_RPC_LADDR } from '../network/kvstore-chain.js';
-import { DEFAULT_HUB_RPC_LADDR } from '../network/hub-chain.js';
+import { DEFAULT_HUB_RPC_LADDR } from '../network/hub-defaults.js';
 import { parseListenAddress } from '../config/listen-address.js';
 import { COMET_VERSION, VERSION } from '../version.js';
 import { printBanner } from './banner.js';

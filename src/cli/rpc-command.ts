@@ -4,8 +4,7 @@
  * EVM node runs them). Every `[json-rpc]` / `[routing]` flag of `chainlet start` applies.
  */
 import type { Command } from 'commander';
-import { DEFAULT_PROXY_APP } from '../node/abci-app.js';
-import { startCometFront } from '../node/comet-front/front.js';
+import { DEFAULT_PROXY_APP } from '../node/abci-app-kinds.js';
 import { addNodeOptions, planFromOptions } from './node-options.js';
 import { describeStartError } from './start-errors.js';
 import { resolveConfig } from '../config/resolve.js';
@@ -28,6 +27,8 @@ export function registerRpcCommand(program: Command, fail: (msg: string) => neve
       if (!/^https?:\/\/[^/]+/.test(comet)) fail(`invalid value "${comet}" for --comet: expected the CometBFT RPC URL, e.g. http://127.0.0.1:26657`);
       const max = Number(o['maxMessageBytes']);
       if (!Number.isSafeInteger(max) || max < 1) fail(`invalid value "${String(o['maxMessageBytes'])}" for --max-message-bytes: expected a positive integer`);
+      // The front (ABCI server, CometBFT RPC client) loads only for this command.
+      const { startCometFront } = await import('../node/comet-front/front.js');
       const front = await startCometFront({ home: plan.home, comet, proxyApp: String(o['proxyApp']), maxMessageBytes: max, config: plan.overrides }).catch((err: Error) =>
         fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))),
       );

@@ -7,7 +7,7 @@
  * Named simplification: the membership proofs a relayer attaches are not checked (the stores
  * have no Merkle proofs); a proof height must still be a consensus height the client verified.
  */
-import '../codec/cosmjs-binary.js';
+import { exactSizeBuffers } from '../codec/cosmjs-types.js';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { ClientState as TmClientState, ConsensusState as TmConsensusState, Header as TmHeader } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
 import { Channel, Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
@@ -42,7 +42,9 @@ import {
   type Denom,
 } from './keys.js';
 import { verifyTmHeader } from './light-client.js';
-import { RESPONSES, type IbcMsg } from './msgs.js';
+import { responseCodec, type IbcMsg } from './msgs.js';
+
+exactSizeBuffers();
 
 export interface IbcExecContext {
   store: IbcStore;
@@ -184,7 +186,7 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
   const module = msg.kind === 'transfer' ? undefined : msg.kind.endsWith('Client') ? 'ibc_client' : msg.kind.startsWith('conn') ? 'ibc_connection' : 'ibc_channel';
   // Handshake events are followed by their module's message event (packet events add their own).
   if (module !== undefined && !['recvPacket', 'acknowledgement', 'timeout'].includes(msg.kind)) events.push(ev('message', ['module', module]));
-  const codec = RESPONSES[msg.kind];
+  const codec = responseCodec(msg.kind);
   return { events, response: { typeUrl: `${codec.typeUrl.startsWith('/') ? '' : '/'}${codec.typeUrl}`, value: codec.encode(response as never).finish() } };
 }
 

@@ -18,7 +18,6 @@ import { toBech32 } from '../crypto/bech32.js';
 import { bytesEqual } from '../crypto/encoding.js';
 import { keccak256 } from '../crypto/keccak.js';
 import { MultiDenomBank } from './bank.js';
-import { runIbcMsg } from './handler.js';
 import type { IbcStore } from './ibc-store.js';
 
 export const ICS20_PRECOMPILE_ADDRESS = '0x0000000000000000000000000000000000000802';
@@ -79,6 +78,8 @@ export function ics20Precompile(host: () => Ics20Context | undefined): (input: P
     };
     const sender = toBech32(ctx.bech32Prefix, args.sender);
     try {
+      // The IBC handler (and its cosmjs-types codecs) loads with the first transfer.
+      const { runIbcMsg } = await import('./handler.js');
       const out = await runIbcMsg(
         {
           kind: 'transfer',

@@ -18,7 +18,7 @@
  * a bad signature sits. Here every COMMIT signature is checked, a bad one carries no power, and the
  * header fails only when the verified power is not > 2/3 (the error then lists the bad signatures).
  */
-import '../codec/cosmjs-binary.js';
+import { exactSizeBuffers } from '../codec/cosmjs-types.js';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import type { Timestamp as TimestampProto } from 'cosmjs-types/google/protobuf/timestamp';
 import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
@@ -33,6 +33,8 @@ import { headerHash } from '../types/header.js';
 import { voteSignBytes } from '../types/vote.js';
 import type { Timestamp } from '../types/time.js';
 import { ValidatorSet } from '../types/validator-set.js';
+
+exactSizeBuffers();
 
 export type TmHeaderProto = TmHeader;
 export type { ValidatorSetProto };

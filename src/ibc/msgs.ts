@@ -3,35 +3,25 @@
  * protos): the ICS-20 MsgTransfer a user signs, and the client, connection, channel and packet
  * messages a relayer signs. Each names its signer (bech32) as the SDK's `GetSigners` does.
  */
-import '../codec/cosmjs-binary.js';
-import { MsgTransfer, MsgTransferResponse } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
-import {
+import type { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
+import type {
   MsgAcknowledgement,
-  MsgAcknowledgementResponse,
   MsgChannelOpenAck,
-  MsgChannelOpenAckResponse,
   MsgChannelOpenConfirm,
-  MsgChannelOpenConfirmResponse,
   MsgChannelOpenInit,
-  MsgChannelOpenInitResponse,
   MsgChannelOpenTry,
-  MsgChannelOpenTryResponse,
   MsgRecvPacket,
-  MsgRecvPacketResponse,
   MsgTimeout,
-  MsgTimeoutResponse,
 } from 'cosmjs-types/ibc/core/channel/v1/tx';
-import { MsgCreateClient, MsgCreateClientResponse, MsgUpdateClient, MsgUpdateClientResponse } from 'cosmjs-types/ibc/core/client/v1/tx';
-import {
-  MsgConnectionOpenAck,
-  MsgConnectionOpenAckResponse,
-  MsgConnectionOpenConfirm,
-  MsgConnectionOpenConfirmResponse,
-  MsgConnectionOpenInit,
-  MsgConnectionOpenInitResponse,
-  MsgConnectionOpenTry,
-  MsgConnectionOpenTryResponse,
-} from 'cosmjs-types/ibc/core/connection/v1/tx';
+import type { MsgCreateClient, MsgUpdateClient } from 'cosmjs-types/ibc/core/client/v1/tx';
+import type { MsgConnectionOpenAck, MsgConnectionOpenConfirm, MsgConnectionOpenInit, MsgConnectionOpenTry } from 'cosmjs-types/ibc/core/connection/v1/tx';
+import { lazyCosmjs } from '../codec/cosmjs-types.js';
+
+// Loaded at the first IBC message (a Cosmos tx is decoded synchronously): see codec/cosmjs-types.ts.
+const transferTx = lazyCosmjs<typeof import('cosmjs-types/ibc/applications/transfer/v1/tx')>('ibc/applications/transfer/v1/tx');
+const channelTx = lazyCosmjs<typeof import('cosmjs-types/ibc/core/channel/v1/tx')>('ibc/core/channel/v1/tx');
+const clientTx = lazyCosmjs<typeof import('cosmjs-types/ibc/core/client/v1/tx')>('ibc/core/client/v1/tx');
+const connectionTx = lazyCosmjs<typeof import('cosmjs-types/ibc/core/connection/v1/tx')>('ibc/core/connection/v1/tx');
 
 export const IBC_MSG = {
   transfer: '/ibc.applications.transfer.v1.MsgTransfer',
@@ -73,41 +63,57 @@ interface Codec<T> {
 
 type MsgOf<K extends IbcMsg['kind']> = Extract<IbcMsg, { kind: K }>['m'];
 
-const CODECS: { [K in IbcMsg['kind']]: Codec<MsgOf<K>> } = {
-  transfer: MsgTransfer,
-  createClient: MsgCreateClient,
-  updateClient: MsgUpdateClient,
-  connOpenInit: MsgConnectionOpenInit,
-  connOpenTry: MsgConnectionOpenTry,
-  connOpenAck: MsgConnectionOpenAck,
-  connOpenConfirm: MsgConnectionOpenConfirm,
-  chanOpenInit: MsgChannelOpenInit,
-  chanOpenTry: MsgChannelOpenTry,
-  chanOpenAck: MsgChannelOpenAck,
-  chanOpenConfirm: MsgChannelOpenConfirm,
-  recvPacket: MsgRecvPacket,
-  acknowledgement: MsgAcknowledgement,
-  timeout: MsgTimeout,
-};
+type Codecs = { [K in IbcMsg['kind']]: Codec<MsgOf<K>> };
+type Responses = Record<IbcMsg['kind'], { typeUrl: string; encode(m: never): { finish(): Uint8Array } }>;
+
+let codecs: { msgs: Codecs; responses: Responses } | undefined;
+
+function ibcCodecs(): { msgs: Codecs; responses: Responses } {
+  if (codecs !== undefined) return codecs;
+  const t = transferTx(), ch = channelTx(), cl = clientTx(), co = connectionTx();
+  codecs = {
+    msgs: {
+      transfer: t.MsgTransfer,
+      createClient: cl.MsgCreateClient,
+      updateClient: cl.MsgUpdateClient,
+      connOpenInit: co.MsgConnectionOpenInit,
+      connOpenTry: co.MsgConnectionOpenTry,
+      connOpenAck: co.MsgConnectionOpenAck,
+      connOpenConfirm: co.MsgConnectionOpenConfirm,
+      chanOpenInit: ch.MsgChannelOpenInit,
+      chanOpenTry: ch.MsgChannelOpenTry,
+      chanOpenAck: ch.MsgChannelOpenAck,
+      chanOpenConfirm: ch.MsgChannelOpenConfirm,
+      recvPacket: ch.MsgRecvPacket,
+      acknowledgement: ch.MsgAcknowledgement,
+      timeout: ch.MsgTimeout,
+    },
+    responses: {
+      transfer: t.MsgTransferResponse as never,
+      createClient: cl.MsgCreateClientResponse as never,
+      updateClient: cl.MsgUpdateClientResponse as never,
+      connOpenInit: co.MsgConnectionOpenInitResponse as never,
+      connOpenTry: co.MsgConnectionOpenTryResponse as never,
+      connOpenAck: co.MsgConnectionOpenAckResponse as never,
+      connOpenConfirm: co.MsgConnectionOpenConfirmResponse as never,
+      chanOpenInit: ch.MsgChannelOpenInitResponse as never,
+      chanOpenTry: ch.MsgChannelOpenTryResponse as never,
+      chanOpenAck: ch.MsgChannelOpenAckResponse as never,
+      chanOpenConfirm: ch.MsgChannelOpenConfirmResponse as never,
+      recvPacket: ch.MsgRecvPacketResponse as never,
+      acknowledgement: ch.MsgAcknowledgementResponse as never,
+      timeout: ch.MsgTimeoutResponse as never,
+    },
+  };
+  return codecs;
+}
 
 const KIND_OF_URL = new Map(Object.entries(IBC_MSG).map(([k, url]) => [url as string, k as IbcMsg['kind']]));
 
-export const RESPONSES: Record<IbcMsg['kind'], { typeUrl: string; encode(m: never): { finish(): Uint8Array } }> = {
-  transfer: MsgTransferResponse as never,
-  createClient: MsgCreateClientResponse as never,
-  updateClient: MsgUpdateClientResponse as never,
-  connOpenInit: MsgConnectionOpenInitResponse as never,
-  connOpenTry: MsgConnectionOpenTryResponse as never,
-  connOpenAck: MsgConnectionOpenAckResponse as never,
-  connOpenConfirm: MsgConnectionOpenConfirmResponse as never,
-  chanOpenInit: MsgChannelOpenInitResponse as never,
-  chanOpenTry: MsgChannelOpenTryResponse as never,
-  chanOpenAck: MsgChannelOpenAckResponse as never,
-  chanOpenConfirm: MsgChannelOpenConfirmResponse as never,
-  recvPacket: MsgRecvPacketResponse as never,
-  acknowledgement: MsgAcknowledgementResponse as never,
-  timeout: MsgTimeoutResponse as never,
-};
+/** The response codec of a message kind (its `typeUrl` and `encode`). */
+export function responseCodec(kind: IbcMsg['kind']): Responses[IbcMsg['kind']] {
+  return ibcCodecs().responses[kind];
+}
 
 export function isIbcTypeUrl(typeUrl: string): boolean {
   return KIND_OF_URL.has(typeUrl);
@@ -117,11 +123,11 @@ export function isIbcTypeUrl(typeUrl: string): boolean {
 export function decodeIbcMsg(typeUrl: string, value: Uint8Array): IbcMsg | undefined {
   const kind = KIND_OF_URL.get(typeUrl);
   if (kind === undefined) return undefined;
-  return { kind, m: (CODECS[kind] as Codec<unknown>).decode(value) } as IbcMsg;
+  return { kind, m: (ibcCodecs().msgs[kind] as Codec<unknown>).decode(value) } as IbcMsg;
 }
 
 export function encodeIbcMsg(msg: IbcMsg): { typeUrl: string; value: Uint8Array } {
-  return { typeUrl: IBC_MSG[msg.kind], value: (CODECS[msg.kind] as Codec<unknown>).encode(msg.m).finish() };
+  return { typeUrl: IBC_MSG[msg.kind], value: (ibcCodecs().msgs[msg.kind] as Codec<unknown>).encode(msg.m).finish() };
 }
 
 /** The bech32 signer: MsgTransfer's sender, every core message's `signer`. */

@@ -11,7 +11,7 @@
  *
  * Proofs are empty (the store makes none: docs/network.md); proof heights are the latest height.
  */
-import '../codec/cosmjs-binary.js';
+import { exactSizeBuffers } from '../codec/cosmjs-types.js';
 import { BinaryWriter } from 'cosmjs-types/binary';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { DenomTrace } from 'cosmjs-types/ibc/applications/transfer/v1/denomtrace';
@@ -65,6 +65,8 @@ import type { QueryContext, QueryRoute } from '../app/query-routes.js';
 import { toBech32 } from '../crypto/bech32.js';
 import type { IbcStore } from './ibc-store.js';
 import { denomHashHex, denomPath, escrowAddress, hostKeys, parseDenomPath, type Denom } from './keys.js';
+
+exactSizeBuffers();
 
 const SDK = 'sdk' as Codespace;
 const notFound = (desc: string) => new QueryError(22, SDK, `rpc error: code = NotFound desc = ${desc}: key not found`);

@@ -14,9 +14,11 @@ import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { createDevnetGenesis } from '../genesis/devnet.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import { startInMemoryAppChain, type AbciChain } from './abci-chain.js';
+import { DEFAULT_HUB_RPC_LADDR } from './hub-defaults.js';
+
+export { DEFAULT_HUB_RPC_LADDR };
 
 export const DEFAULT_HUB_CHAIN_ID = 'chainlethub-1';
-export const DEFAULT_HUB_RPC_LADDR = 'tcp://127.0.0.1:26757';
 export const HUB_PREFIX = 'hub';
 export const HUB_DENOM = 'uhub';
 

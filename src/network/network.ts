@@ -12,11 +12,9 @@ import { explorerUpstreams, startRoutingApi } from '../node/rpc-wiring.js';
 import type { RoutingApi } from '../rpc/routing/server.js';
 import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './kvstore-chain.js';
 import type { SvmChain, SvmChainSpec } from './svm-chain.js';
-import { HUB_PREFIX, startHubChain, type HubChain, type HubChainSpec } from './hub-chain.js';
-import { hubRoutingChain } from './hub-routing.js';
-import { evmRelayChain, hubRelayChain, indexedChain, relayerAddress } from './ibc/ibc-chains.js';
-import { PacketIndex } from './ibc/packet-index.js';
-import { Relayer, type RelayerOptions } from './ibc/relayer.js';
+import type { HubChain, HubChainSpec } from './hub-chain.js';
+import type { PacketIndex } from './ibc/packet-index.js';
+import type { Relayer, RelayerOptions } from './ibc/relayer.js';
 
 export interface EvmChainSpec extends StartNodeOptions {
   kind: 'evm';
@@ -50,6 +48,8 @@ export interface StartNetworkOptions {
 }
 
 export async function startNetwork(opts: StartNetworkOptions): Promise<Network> {
+  // The hub, its routing adapter and IBC (with cosmjs-types) load only for a network with a hub.
+  const hubParts = opts.chains.some((c) => c.kind === 'hub') ? await import('./hub-parts.js') : undefined;
   const ids = new Set<string>();
   const started: NetworkChain[] = [];
   let routing: RoutingApi | undefined;
@@ -57,7 +57,7 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
   let packets: PacketIndex | undefined;
   // IBC needs the relayer funded in both geneses: the devnet ones are; a home's or a given genesis is the user's (docs/network.md).
   const devnetEvm = opts.chains.find((c): c is EvmChainSpec => c.kind === 'evm' && !c.home && !c.genesis);
-  const wantsIbc = opts.ibc !== false && devnetEvm !== undefined && opts.chains.some((c) => c.kind === 'hub');
+  const wantsIbc = opts.ibc !== false && devnetEvm !== undefined && hubParts !== undefined;
   const ibcSkipped = opts.ibc !== false && !wantsIbc && opts.chains.some((c) => c.kind === 'evm') && opts.chains.some((c) => c.kind === 'hub');
   const stopAll = async () => {
     await relayer?.stop();
@@ -71,14 +71,14 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
   const noRouting: DeepPartial<NodeConfig> = { routing: { enable: false } };
   try {
     for (const raw of opts.chains) {
-      const spec = wantsIbc ? fundRelayer(raw) : raw;
+      const spec = wantsIbc ? fundRelayer(raw, hubParts!) : raw;
       const chain: NetworkChain =
         spec.kind === 'evm'
           ? Object.assign(await startNode({ ...spec, config: mergeConfig((spec.config ?? {}) as NodeConfig, noRouting as never) as DeepPartial<NodeConfig> }), { kind: 'evm' as const })
           : spec.kind === 'kvstore'
             ? await startKvStoreChain(spec)
             : spec.kind === 'hub'
-              ? await startHubChain(spec)
+              ? await hubParts!.startHubChain(spec)
             : // LiteSVM is loaded only by a network that has an SVM chain.
               await (await import('./svm-chain.js')).startSvmChain(spec);
       started.push(chain);
@@ -88,8 +88,9 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
-    const others = [...hubs.map(hubRoutingChain), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
-    if (wantsIbc && evms[0] && hubs[0]) {
+    const others = [...(hubParts ? hubs.map(hubParts.hubRoutingChain) : []), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
+    if (wantsIbc && hubParts && evms[0] && hubs[0]) {
+      const { evmRelayChain, hubRelayChain, indexedChain, PacketIndex, Relayer } = hubParts;
       const evmSide = evmRelayChain(evms[0]);
       const hubSide = hubRelayChain(hubs[0]);
       // Proofs are not verified: only the network's relayer may move packets and update clients.
@@ -124,7 +125,7 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
 }
 
 /** The relayer's account in a devnet genesis (a custom genesis must fund it itself: docs/network.md). */
-function fundRelayer(spec: ChainSpec): ChainSpec {
+function fundRelayer(spec: ChainSpec, { relayerAddress, HUB_PREFIX }: typeof import('./hub-parts.js')): ChainSpec {
   if (spec.kind === 'evm') {
     if (spec.genesis || spec.home) return spec;
     const extraAlloc = { ...(spec.devnet?.extraAlloc ?? {}), [relayerAddress('eth_secp256k1')]: { balance: RELAYER_EVM_BALANCE.toString() } };

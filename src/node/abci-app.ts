@@ -16,11 +16,9 @@ import type { NodeConfig } from '../config/types.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { Db } from './chain-core.js';
 
-export const DEFAULT_PROXY_APP = 'tcp://127.0.0.1:26658';
+import { DEFAULT_PROXY_APP, type AppKind } from './abci-app-kinds.js';
 
-/** The applications `chainlet app` can serve: the EVM app, and CometBFT's kvstore example (issue-7 chains). */
-export const APP_KINDS = ['evm', 'kvstore'] as const;
-export type AppKind = (typeof APP_KINDS)[number];
+export { APP_KINDS, DEFAULT_PROXY_APP, type AppKind } from './abci-app-kinds.js';
 
 export interface AppServerOptions {
   home: string;

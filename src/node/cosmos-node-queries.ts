@@ -4,7 +4,7 @@
  * from the tx index, and `cosmos.base.tendermint.v1beta1.Service/GetNodeInfo` / `GetLatestBlock` /
  * `GetBlockByHeight` from the block store. GetTx answers Cosmos txs; an Ethereum tx is named as one.
  */
-import '../codec/cosmjs-binary.js';
+import { exactSizeBuffers } from '../codec/cosmjs-types.js';
 import { DefaultNodeInfo } from 'cosmjs-types/tendermint/p2p/types';
 import { GetBlockByHeightRequest, GetNodeInfoResponse, VersionInfo } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
 import { GetTxRequest, GetTxResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
@@ -17,6 +17,8 @@ import { time as rfc3339 } from '../codec/comet-json.js';
 import type { BlockStore } from '../store/block-store.js';
 import type { TxIndexer } from '../store/tx-indexer.js';
 import { BLOCK_PROTOCOL, COMET_VERSION, P2P_PROTOCOL, VERSION } from '../version.js';
+
+exactSizeBuffers();
 
 export interface NodeQuerySource {
   blockStore: BlockStore;

@@ -39,7 +39,8 @@ import { DevnetControl } from './devnet/devnet-control.js';
 import { rangeVirtualBlocks } from './devnet/range-stores.js';
 import { Keystore } from './keystore/keystore.js';
 import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
-import { cosmosNodeQueryRoutes } from './cosmos-node-queries.js';
+import type { NodeQuerySource } from './cosmos-node-queries.js';
+import { NODE_QUERY_SERVICES } from '../app/lazy-query-routes.js';
 import type { ChainMetrics } from './metrics.js';
 import { timestampToMs } from '../types/time.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
@@ -163,15 +164,20 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   const stores = await openChainStores(sub, config);
   const { ranges, blockStore, stateStore, txIndexer, blockIndexer } = stores;
-  const queryRoutes = cosmosNodeQueryRoutes({
+  const nodeQuerySource: NodeQuerySource = {
     blockStore,
     txIndexer,
     info: () => {
       const key = nodeKey ?? validatorKeys[0];
       return { chainId: genesis.chainId, moniker: config.moniker, nodeId: key ? Buffer.from(key.address).toString('hex') : '', rpcAddress: config.rpc.laddr, appVersion: APP_VERSION };
     },
-  });
-  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined, queryRoutes });
+  };
+  // The node's gRPC services (blocks, txs, node info) load with their first query.
+  const nodeQueries = {
+    services: NODE_QUERY_SERVICES,
+    load: async () => (await import('./cosmos-node-queries.js')).cosmosNodeQueryRoutes(nodeQuerySource),
+  };
+  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined, lazyQueryRoutes: [nodeQueries] });
   app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
 
   // ── handshake, then consensus ──

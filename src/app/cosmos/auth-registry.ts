@@ -10,6 +10,10 @@
  * (a named simplification: the app hash is the EVM state root).
  */
 import type { AbstractSublevel } from 'abstract-level';
+import { createHash } from 'node:crypto';
+
+/** The fee collector module account's address (the first 20 bytes of sha256("fee_collector")), numbered at genesis. */
+export const FEE_COLLECTOR = createHash('sha256').update('fee_collector').digest().subarray(0, 20);
 
 export type PubKeyType = 'secp256k1' | 'eth_secp256k1';
 

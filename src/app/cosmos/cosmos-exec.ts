@@ -10,11 +10,11 @@
  * failure changes nothing. CheckTx runs the ante checks on the committed state without writing.
  * Simulate skips the fee and signature checks and meters with no limit, as the SDK does.
  */
-import '../../codec/cosmjs-binary.js';
+import { FEE_COLLECTOR } from './auth-registry.js';
+import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
 import { Address, createAccount, type Account } from '@ethereumjs/util';
 import { MsgMultiSendResponse, MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
-import { createHash } from 'node:crypto';
 import type { AbciEvent, ExecTxResult } from '../../abci/types.js';
 import { toBech32 } from '../../crypto/bech32.js';
 import { MultiDenomBank, storedBalance } from '../../ibc/bank.js';
@@ -24,6 +24,8 @@ import { hostKeys } from '../../ibc/keys.js';
 import type { AuthRegistry } from './auth-registry.js';
 import { coinsText, verifyCosmosSignature, type CosmosMsg, type Coin, type DecodedCosmosTx } from './cosmos-tx.js';
 import { CosmosTxError, SdkCode } from './sdk-errors.js';
+
+exactSizeBuffers();
 
 /** The SDK's default gas costs (x/auth params and the KV store gas config). */
 export const GAS = {
@@ -43,7 +45,6 @@ const BALANCE_BYTES = 48n;
 export const MAX_MEMO_CHARACTERS = 256;
 
 /** The fee collector module account: sha256("fee_collector")[:20]. */
-export const FEE_COLLECTOR = createHash('sha256').update('fee_collector').digest().subarray(0, 20);
 
 export interface CosmosState {
   getAccount(address: Address): Promise<Account | undefined>;

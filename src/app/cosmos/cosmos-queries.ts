@@ -10,7 +10,7 @@
  *                                 TotalSupply, SupplyOf, DenomMetadata, DenomsMetadata, Params
  *   cosmos.tx.v1beta1.Service     Simulate (GetTx and the node's own queries are added by the node)
  */
-import '../../codec/cosmjs-binary.js';
+import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
 import { Address } from '@ethereumjs/util';
 import { BaseAccount, Params as AuthParams } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
 import {
@@ -57,6 +57,8 @@ import { decodeCosmosTx, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from '
 import { CosmosTxError } from './sdk-errors.js';
 import { storedBalance, storedBalances, storedSupplies, storedSupply } from '../../ibc/bank.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
+
+exactSizeBuffers();
 
 /** What the Cosmos queries need beyond the EVM query context. */
 export interface CosmosQueryContext {

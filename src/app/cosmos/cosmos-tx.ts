@@ -11,14 +11,13 @@
  * SIGN_MODE_LEGACY_AMINO_JSON signs the sorted JSON StdSignDoc. Signatures are 64-byte r‖s with a
  * low S. Multi-signer and multisig txs are refused (named in docs/cosmos-face.md).
  */
-import '../../codec/cosmjs-binary.js';
 import { createHash } from 'node:crypto';
 import { Address } from '@ethereumjs/util';
 import { createRequire } from 'node:module';
-import { MsgMultiSend, MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
-import { PubKey as Secp256k1PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
-import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
-import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import type { MsgMultiSend, MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
+import type { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
+import type { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { lazyCosmjs } from '../../codec/cosmjs-types.js';
 import { fromBech32 } from '../../crypto/bech32.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import { decodeIbcMsg, ibcSigner, isIbcTypeUrl, type IbcMsg } from '../../ibc/msgs.js';
@@ -29,6 +28,12 @@ interface Secp256k1Addon {
   ecdsaVerify(sig: Uint8Array, msg32: Uint8Array, publicKey: Uint8Array): boolean;
   publicKeyConvert(publicKey: Uint8Array, compressed?: boolean): Uint8Array;
 }
+// The codecs load with the first Cosmos tx (decoding is synchronous): see codec/cosmjs-types.ts.
+const txV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/v1beta1/tx')>('cosmos/tx/v1beta1/tx');
+const signingV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/signing/v1beta1/signing')>('cosmos/tx/signing/v1beta1/signing');
+const secp256k1Keys = lazyCosmjs<typeof import('cosmjs-types/cosmos/crypto/secp256k1/keys')>('cosmos/crypto/secp256k1/keys');
+const bankTx = lazyCosmjs<typeof import('cosmjs-types/cosmos/bank/v1beta1/tx')>('cosmos/bank/v1beta1/tx');
+
 const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1Addon;
 
 export const SECP256K1_PUBKEY_URL = '/cosmos.crypto.secp256k1.PubKey';
@@ -96,6 +101,7 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
   let body: TxBody;
   let authInfo: AuthInfo;
   try {
+    const { TxRaw, TxBody, AuthInfo } = txV1beta1();
     raw = TxRaw.decode(bytes);
     body = TxBody.decode(raw.bodyBytes);
     authInfo = AuthInfo.decode(raw.authInfoBytes);
@@ -119,7 +125,7 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
   else throw new CosmosTxError(SdkCode.InvalidPubKey, `unrecognized public key type: ${pk.typeUrl}: invalid pubkey`);
   let key: Uint8Array;
   try {
-    key = Secp256k1PubKey.decode(pk.value).key;
+    key = secp256k1Keys().PubKey.decode(pk.value).key;
   } catch {
     throw new CosmosTxError(SdkCode.InvalidPubKey, 'undecodable public key: invalid pubkey');
   }
@@ -161,8 +167,9 @@ export function verifyCosmosSignature(d: DecodedCosmosTx, chainId: string, accou
   const s = BigInt(`0x${Buffer.from(sig.subarray(32)).toString('hex')}`);
   if (s > HALF_N) return 'signature is not in lower-S form';
   let signBytes: Uint8Array;
+  const { SignMode } = signingV1beta1();
   if (d.signer.mode === SignMode.SIGN_MODE_DIRECT) {
-    signBytes = SignDoc.encode({ bodyBytes: d.raw.bodyBytes, authInfoBytes: d.raw.authInfoBytes, chainId, accountNumber }).finish();
+    signBytes = txV1beta1().SignDoc.encode({ bodyBytes: d.raw.bodyBytes, authInfoBytes: d.raw.authInfoBytes, chainId, accountNumber }).finish();
   } else if (d.signer.mode === SignMode.SIGN_MODE_LEGACY_AMINO_JSON) {
     if (d.msgs.some((m) => m.type === 'ibc')) return 'SIGN_MODE_LEGACY_AMINO_JSON is not supported for IBC messages on this chain: sign them with SIGN_MODE_DIRECT';
     signBytes = aminoSignBytes(d, chainId, accountNumber);
@@ -211,13 +218,13 @@ function decodeMsg(typeUrl: string, value: Uint8Array, index: number, prefix: st
       return { type: 'ibc', typeUrl, signer: parseAddress(signerText, prefix, 'signer'), signerText, msg };
     }
     if (typeUrl === MSG_SEND_URL) {
-      const m = MsgSend.decode(value);
+      const m = bankTx().MsgSend.decode(value);
       const amount = m.amount.map((c) => parseCoin(c.denom, c.amount, 'amount'));
       if (amount.length === 0) throw new CosmosTxError(SdkCode.InvalidCoins, `${coinsText(amount)}: invalid coins`);
       return { type: 'send', typeUrl, from: parseAddress(m.fromAddress, prefix, 'sender'), fromText: m.fromAddress, to: parseAddress(m.toAddress, prefix, 'recipient'), toText: m.toAddress, amount };
     }
     if (typeUrl === MSG_MULTI_SEND_URL) {
-      const m = MsgMultiSend.decode(value);
+      const m = bankTx().MsgMultiSend.decode(value);
       if (m.inputs.length === 0) throw new CosmosTxError(SdkCode.NoInputs, 'no inputs to send transaction', 'bank');
       if (m.inputs.length > 1) throw new CosmosTxError(SdkCode.MultipleSenders, 'multiple senders not allowed', 'bank');
       if (m.outputs.length === 0) throw new CosmosTxError(SdkCode.NoOutputs, 'no outputs to send transaction', 'bank');

@@ -31,9 +31,9 @@ import {
   type ResponseProcessProposal,
   type ResponseQuery,
 } from '../../abci/types.js';
-import { AuthRegistry } from '../../app/cosmos/auth-registry.js';
-import { FEE_COLLECTOR, runCosmosTx, type CosmosChainEnv } from '../../app/cosmos/cosmos-exec.js';
-import { COSMOS_QUERY_ROUTES } from '../../app/cosmos/cosmos-queries.js';
+import { AuthRegistry, FEE_COLLECTOR } from '../../app/cosmos/auth-registry.js';
+import { runCosmosTx, type CosmosChainEnv } from '../../app/cosmos/cosmos-exec.js';
+import { COSMOS_QUERIES, IBC_QUERIES } from '../../app/lazy-query-routes.js';
 import { decodeCosmosTx, type DecodedCosmosTx } from '../../app/cosmos/cosmos-tx.js';
 import { CosmosTxError } from '../../app/cosmos/sdk-errors.js';
 import { HeightNotAvailableError } from '../../app/errors.js';
@@ -41,7 +41,6 @@ import { buildRouteTable, routeQuery, type QueryContext } from '../../app/query-
 import { fromBech32 } from '../../crypto/bech32.js';
 import { txHash } from '../../types/txs.js';
 import { appHashWithIbc, IbcStore } from '../../ibc/ibc-store.js';
-import { IBC_QUERY_ROUTES } from '../../ibc/queries.js';
 import { HubAccounts, type AccountMap } from './hub-accounts.js';
 import { timestampToNs } from '../../types/time.js';
 
@@ -80,7 +79,7 @@ export class HubApp implements Application {
   /** The IBC module's committed store (clients, channels, packets, vouchers). */
   private ibc = new IbcStore();
   readonly auth: AuthRegistry;
-  private readonly routes = buildRouteTable([...COSMOS_QUERY_ROUTES, ...IBC_QUERY_ROUTES]);
+  private readonly routes = buildRouteTable([], [COSMOS_QUERIES, IBC_QUERIES]);
 
   private constructor(
     private readonly accountsDb: TextSublevel,

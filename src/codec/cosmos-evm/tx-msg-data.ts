@@ -7,9 +7,8 @@
  * cosmos/evm's proto/cosmos/evm/vm/v1/{tx,evm}.proto (no npm package ships them) and encoded by
  * protobufjs from that declaration.
  */
-import '../cosmjs-binary.js';
-import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { createRequire } from 'node:module';
+import { lazyCosmjs } from '../cosmjs-types.js';
 import type * as Protobuf from 'protobufjs';
 
 export const MSG_ETHEREUM_TX_RESPONSE_TYPE_URL = '/cosmos.evm.vm.v1.MsgEthereumTxResponse';
@@ -39,6 +38,9 @@ message MsgEthereumTxResponse {
   uint64 block_timestamp = 8;
 }
 `;
+
+// TxMsgData (and the ABCI types it imports) loads with the first result, as the parser below.
+const abciV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/base/abci/v1beta1/abci')>('cosmos/base/abci/v1beta1/abci');
 
 let parsedResponseType: Protobuf.Type | undefined;
 
@@ -133,5 +135,5 @@ export function decodeMsgEthereumTxResponse(bytes: Uint8Array): MsgEthereumTxRes
 
 /** The `tx_result.data` bytes of an Ethereum tx: TxMsgData { msg_responses: [Any(MsgEthereumTxResponse)] }. */
 export function ethereumTxResultData(r: MsgEthereumTxResponse): Uint8Array {
-  return TxMsgData.encode({ data: [], msgResponses: [{ typeUrl: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish();
+  return abciV1beta1().TxMsgData.encode({ data: [], msgResponses: [{ typeUrl: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish();
 }

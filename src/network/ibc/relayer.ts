@@ -13,7 +13,7 @@
  * Client updates carry the counterparty's real signed header, commit and validator set; the chain
  * verifies +2/3 of the signatures (src/ibc/light-client.ts). Proofs are empty (docs/network.md).
  */
-import '../../codec/cosmjs-binary.js';
+import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
 import type { Logger } from 'pino';
 import { Any } from 'cosmjs-types/google/protobuf/any';
 import { Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
@@ -33,6 +33,8 @@ import { hostKeys, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
 import { clientStateOf, consensusStateOf, tmHeaderAny, tmHeaderOf } from '../../ibc/light-client.js';
 import { encodeIbcMsg, type IbcMsg } from '../../ibc/msgs.js';
 import { signRelayTx, type RelayerKey } from './relayer-key.js';
+
+exactSizeBuffers();
 
 /** What the relayer needs of one chain. */
 export interface RelayChain {
