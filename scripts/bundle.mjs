@@ -8,7 +8,7 @@
  * Run after tsc (npm run build does both): the two entries are overwritten.
  */
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,6 +20,33 @@ const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'protobufjs', 'ws', 'litesvm', 'cosmjs-types'];
 const lazyOnly = ['cosmjs-types'];
 for (const name of external) if (!pkg.dependencies[name]) throw new Error(`bundle: external ${name} is not a dependency`);
+
+/**
+ * @ethereumjs/util 10's bytes.js fills a cache of the BigInts 0…65535 when it loads: 65 536
+ * BigInts made at every `import('chainlet')` (13–18 ms here) that then live on the heap and slow
+ * every scavenge after. The bundle fills that cache on use instead (same values: a BigInt is
+ * compared by value). If the file changes upstream, the build stops here rather than ship it as is.
+ */
+const lazyBigIntCache = {
+  name: 'lazy-bigint-cache',
+  setup(b) {
+    b.onLoad({ filter: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/ }, async (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const edits = [
+        ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n', ''],
+        ['return BIGINT_CACHE[bytes[0]];', 'return (BIGINT_CACHE[bytes[0]] ??= BigInt(bytes[0]));'],
+        ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return (BIGINT_CACHE[bytes[0] * 256 + bytes[1]] ??= BigInt(bytes[0] * 256 + bytes[1]));'],
+      ];
+      let out = source;
+      for (const [from, to] of edits) {
+        if (!out.includes(from)) throw new Error(`bundle: ${args.path} changed upstream; review the lazy-bigint-cache edit (${JSON.stringify(from.slice(0, 40))}…)`);
+        out = out.replace(from, to);
+      }
+      if (out.includes('BIGINT_CACHE[i]')) throw new Error(`bundle: ${args.path} still fills its BigInt cache eagerly`);
+      return { contents: out, loader: 'js' };
+    });
+  },
+};
 
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
 const result = await build({
@@ -39,6 +66,7 @@ const result = await build({
   banner: { js: "import { createRequire as __chainletRequire } from 'node:module'; const require = __chainletRequire(import.meta.url);" },
   logLevel: 'warning',
   metafile: true,
+  plugins: [lazyBigIntCache],
 });
 
 // A package in `lazyOnly` must not be reachable through static imports from an entry: report the chain.
@@ -62,4 +90,20 @@ for (const entry of ['dist/index.js', 'dist/cli/main.js']) {
       }
     }
   }
+}
+
+/**
+ * Node decodes a module's source on a slower path when it holds any non-ASCII byte (≈ 10 ms over
+ * the chunks a start loads). esbuild already writes strings and templates in ASCII; what is left
+ * (comments, a regular expression) gets `\u` escapes, which mean the same there. In a template
+ * literal an escape would change the raw text, so the build stops on such a line instead.
+ */
+for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
+  const path = `${root}/${file}`;
+  const source = readFileSync(path, 'utf8');
+  if (!/[^\x00-\x7f]/.test(source)) continue;
+  for (const line of source.split('\n')) {
+    if (/[^\x00-\x7f]/.test(line) && line.includes('`') && !/^\s*(\*|\/\/|\/\*)/.test(line)) throw new Error(`bundle: ${file} has a non-ASCII character on a line with a template literal: ${line.trim().slice(0, 80)}`);
+  }
+  writeFileSync(path, source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
