@@ -14,12 +14,11 @@ import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { createDevnetGenesis } from '../genesis/devnet.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import { startInMemoryAppChain, type AbciChain } from './abci-chain.js';
-import { DEFAULT_HUB_RPC_LADDR } from './hub-defaults.js';
+import { DEFAULT_HUB_RPC_LADDR, HUB_PREFIX } from './hub-defaults.js';
 
-export { DEFAULT_HUB_RPC_LADDR };
+export { DEFAULT_HUB_RPC_LADDR, HUB_PREFIX };
 
 export const DEFAULT_HUB_CHAIN_ID = 'chainlethub-1';
-export const HUB_PREFIX = 'hub';
 export const HUB_DENOM = 'uhub';
 
 export interface HubChainSpec {

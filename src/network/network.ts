@@ -13,6 +13,8 @@ import type { RoutingApi } from '../rpc/routing/server.js';
 import { startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './kvstore-chain.js';
 import type { SvmChain, SvmChainSpec } from './svm-chain.js';
 import type { HubChain, HubChainSpec } from './hub-chain.js';
+import { HUB_PREFIX } from './hub-defaults.js';
+import { relayerAddress } from './ibc/relayer-key.js';
 import type { PacketIndex } from './ibc/packet-index.js';
 import type { Relayer, RelayerOptions } from './ibc/relayer.js';
 
@@ -47,9 +49,13 @@ export interface StartNetworkOptions {
   ibc?: false | RelayerOptions;
 }
 
+/**
+ * The hub, its routing adapter and IBC, with the cosmjs-types codecs they use: loaded when the
+ * network reaches its hub, so that the chains before it (the EVM chain first) start without them.
+ */
+const hubParts = (): Promise<typeof import('./hub-parts.js')> => import('./hub-parts.js');
+
 export async function startNetwork(opts: StartNetworkOptions): Promise<Network> {
-  // The hub, its routing adapter and IBC (with cosmjs-types) load only for a network with a hub.
-  const hubParts = opts.chains.some((c) => c.kind === 'hub') ? await import('./hub-parts.js') : undefined;
   const ids = new Set<string>();
   const started: NetworkChain[] = [];
   let routing: RoutingApi | undefined;
@@ -57,7 +63,7 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
   let packets: PacketIndex | undefined;
   // IBC needs the relayer funded in both geneses: the devnet ones are; a home's or a given genesis is the user's (docs/network.md).
   const devnetEvm = opts.chains.find((c): c is EvmChainSpec => c.kind === 'evm' && !c.home && !c.genesis);
-  const wantsIbc = opts.ibc !== false && devnetEvm !== undefined && hubParts !== undefined;
+  const wantsIbc = opts.ibc !== false && devnetEvm !== undefined && opts.chains.some((c) => c.kind === 'hub');
   const ibcSkipped = opts.ibc !== false && !wantsIbc && opts.chains.some((c) => c.kind === 'evm') && opts.chains.some((c) => c.kind === 'hub');
   const stopAll = async () => {
     await relayer?.stop();
@@ -71,14 +77,14 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
   const noRouting: DeepPartial<NodeConfig> = { routing: { enable: false } };
   try {
     for (const raw of opts.chains) {
-      const spec = wantsIbc ? fundRelayer(raw, hubParts!) : raw;
+      const spec = wantsIbc ? fundRelayer(raw) : raw;
       const chain: NetworkChain =
         spec.kind === 'evm'
           ? Object.assign(await startNode({ ...spec, config: mergeConfig((spec.config ?? {}) as NodeConfig, noRouting as never) as DeepPartial<NodeConfig> }), { kind: 'evm' as const })
           : spec.kind === 'kvstore'
             ? await startKvStoreChain(spec)
             : spec.kind === 'hub'
-              ? await hubParts!.startHubChain(spec)
+              ? await (await hubParts()).startHubChain(spec)
             : // LiteSVM is loaded only by a network that has an SVM chain.
               await (await import('./svm-chain.js')).startSvmChain(spec);
       started.push(chain);
@@ -88,9 +94,9 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
-    const others = [...(hubParts ? hubs.map(hubParts.hubRoutingChain) : []), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
-    if (wantsIbc && hubParts && evms[0] && hubs[0]) {
-      const { evmRelayChain, hubRelayChain, indexedChain, PacketIndex, Relayer } = hubParts;
+    const others = [...(hubs.length > 0 ? hubs.map((await hubParts()).hubRoutingChain) : []), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
+    if (wantsIbc && evms[0] && hubs[0]) {
+      const { evmRelayChain, hubRelayChain, indexedChain, PacketIndex, Relayer } = await hubParts();
       const evmSide = evmRelayChain(evms[0]);
       const hubSide = hubRelayChain(hubs[0]);
       // Proofs are not verified: only the network's relayer may move packets and update clients.
@@ -125,7 +131,7 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
 }
 
 /** The relayer's account in a devnet genesis (a custom genesis must fund it itself: docs/network.md). */
-function fundRelayer(spec: ChainSpec, { relayerAddress, HUB_PREFIX }: typeof import('./hub-parts.js')): ChainSpec {
+function fundRelayer(spec: ChainSpec): ChainSpec {
   if (spec.kind === 'evm') {
     if (spec.genesis || spec.home) return spec;
     const extraAlloc = { ...(spec.devnet?.extraAlloc ?? {}), [relayerAddress('eth_secp256k1')]: { balance: RELAYER_EVM_BALANCE.toString() } };

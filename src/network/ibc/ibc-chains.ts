@@ -10,6 +10,8 @@ import type { HubChain } from '../hub-chain.js';
 import { formatRfc3339Nano, timestampToNs } from '../../types/time.js';
 import type { IndexedChain } from './packet-index.js';
 import { relayerKey } from './relayer-key.js';
+
+export { relayerAddress } from './relayer-key.js';
 import type { RelayChain } from './relayer.js';
 
 function signedHeaderOf(blockStore: BlockStore, validators: () => ValidatorSet): RelayChain['signedHeader'] {
@@ -60,12 +62,6 @@ export function evmRelayChain(node: ChainletNode): RelayChain {
     height: () => node.height,
     signedHeader: signedHeaderOf(blockStore, () => consensus.state.lastValidators ?? consensus.state.validators),
   };
-}
-
-/** The relayer's funded address on a chain, as the genesis lists it. */
-export function relayerAddress(type: 'secp256k1' | 'eth_secp256k1', prefix?: string): string {
-  const k = relayerKey(type);
-  return type === 'eth_secp256k1' ? `0x${Buffer.from(k.address).toString('hex')}` : toBech32(prefix!, k.address);
 }
 
 /** A chain as the packet index reads it: its tx events and block times. */

@@ -5,11 +5,15 @@
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { PubKey as Secp256k1PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
-import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
-import { AuthInfo, SignDoc, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { addressOfKey, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from '../../app/cosmos/cosmos-tx.js';
+import { lazyCosmjs } from '../../codec/cosmjs-types.js';
+import { toBech32 } from '../../crypto/bech32.js';
 import { keccak256 } from '../../crypto/keccak.js';
+
+// The codecs load with the first relay tx: a network funds the relayer's address before it needs them.
+const keysCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/crypto/secp256k1/keys')>('cosmos/crypto/secp256k1/keys');
+const signingCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/signing/v1beta1/signing')>('cosmos/tx/signing/v1beta1/signing');
+const txCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/v1beta1/tx')>('cosmos/tx/v1beta1/tx');
 
 interface Secp256k1Addon {
   ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
@@ -35,6 +39,12 @@ export function relayerKey(type: RelayerKeyType, privateKey: Uint8Array = RELAYE
   return { type, privateKey, publicKey, address: addressOfKey(type, publicKey) };
 }
 
+/** The relayer's funded address on a chain, as the genesis lists it. */
+export function relayerAddress(type: RelayerKeyType, prefix?: string): string {
+  const k = relayerKey(type);
+  return type === 'eth_secp256k1' ? `0x${Buffer.from(k.address).toString('hex')}` : toBech32(prefix!, k.address);
+}
+
 export interface SignTxArgs {
   key: RelayerKey;
   chainId: string;
@@ -47,6 +57,9 @@ export interface SignTxArgs {
 }
 
 export function signRelayTx(a: SignTxArgs): Uint8Array {
+  const { AuthInfo, SignDoc, TxBody, TxRaw } = txCodec();
+  const { SignMode } = signingCodec();
+  const { PubKey: Secp256k1PubKey } = keysCodec();
   const bodyBytes = TxBody.encode(TxBody.fromPartial({ messages: a.msgs, memo: a.memo ?? '' })).finish();
   const pubKey = { typeUrl: a.key.type === 'eth_secp256k1' ? ETH_SECP256K1_PUBKEY_URL : SECP256K1_PUBKEY_URL, value: Secp256k1PubKey.encode({ key: a.key.publicKey }).finish() };
   const authInfoBytes = AuthInfo.encode(
