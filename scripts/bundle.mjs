@@ -18,7 +18,8 @@ const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 // load it on first use (src/codec/cosmjs-types.ts), so `import('chainlet')` and a start do not
 // compile it. The check after the build keeps it off the entries' static import graphs.
 const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'protobufjs', 'ws', 'litesvm', 'cosmjs-types'];
-const lazyOnly = ['cosmjs-types'];
+// pino loads only for a logger that is not silent (src/util/logger.ts).
+const lazyOnly = ['cosmjs-types', 'pino'];
 for (const name of external) if (!pkg.dependencies[name]) throw new Error(`bundle: external ${name} is not a dependency`);
 
 /**

@@ -13,7 +13,8 @@
  *
  *   reapMaxBytesMaxGas: pending txs only, by priority across senders, by nonce within one.
  */
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { silentLogger } from '../util/logger.js';
 import type { AppConnMempool } from '../abci/application.js';
 import { CheckTxType, CodeTypeOK, type ExecTxResult, type ResponseCheckTx } from '../abci/types.js';
 import { createTxCache, type TxCache } from './cache.js';
@@ -75,7 +76,7 @@ export class Mempool {
   ) {
     this.config = { keepInvalidTxsInCache: false, ...config };
     this.cache = createTxCache(config.cacheSize);
-    this.log = opts.logger ?? pino({ level: 'silent' });
+    this.log = opts.logger ?? silentLogger();
     this.txsAvailable = new Listeners(this.log, 'txs-available');
     this.newTx = new Listeners(this.log, 'new-tx');
     this.checked = new Listeners(this.log, 'checked');

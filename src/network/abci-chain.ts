@@ -4,7 +4,8 @@
  * this is what a CometBFT node is to its `proxy_app`; the kvstore chain is one with an in-process app.
  */
 import { BTreeLevel } from '../store/btree-level.js';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../util/logger.js';
 import type { Application } from '../abci/application.js';
 import type { ResponseCheckTx } from '../abci/types.js';
 import { defaultConfig, mergeConfig } from '../config/defaults.js';
@@ -60,7 +61,7 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
   const chainId = genesis.chainId;
   const config = mergeConfig(defaultConfig(), o.config);
   const id = ++chains;
-  const logger = o.logger ?? pino({ level: config.logLevel === 'info' ? 'silent' : config.logLevel, name: `chainlet-${chainId}-${id}` });
+  const logger = o.logger ?? (await createLogger({ level: config.logLevel === 'info' ? 'silent' : config.logLevel, name: `chainlet-${chainId}-${id}` }));
   const moduleLogger = (module: string) => logger.child({ module });
 
   const db = new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;

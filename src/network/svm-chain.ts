@@ -4,7 +4,8 @@
  * once), served by a Solana JSON-RPC as solana-test-validator serves it (HTTP :8899, WS :8900).
  * Loaded on first use: a network without an SVM chain never loads LiteSVM.
  */
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { silentLogger } from '../util/logger.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -45,7 +46,7 @@ export interface SvmChain {
 }
 
 export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
-  const logger = spec.logger ?? pino({ level: 'silent' });
+  const logger = spec.logger ?? silentLogger();
   const opts = { mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts };
   const file = spec.home ? join(spec.home, 'data', 'svm-state.json') : undefined;
   const ledger = file && existsSync(file) ? SvmLedger.restore(JSON.parse(readFileSync(file, 'utf8')) as SvmLedgerState, opts) : await SvmLedger.create(opts);

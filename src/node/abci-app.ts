@@ -6,7 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { classicLevel } from '../store/classic-db.js';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../util/logger.js';
 import { startAbciServer, type AbciServer } from '../abci-server/server.js';
 import type { AppLevel } from '../app/app-store.js';
 import { createEvmApp, type EvmApp } from '../app/evm-app.js';
@@ -87,7 +88,7 @@ export async function serveApp(app: HomeApp<Application>, opts: { address?: stri
 
 export async function serveAppOverSocket(opts: AppServerOptions): Promise<RunningAppServer> {
   const config = resolveConfig(opts.home);
-  const logger = opts.logger ?? pino({ level: config.logLevel, name: 'chainlet-app' });
+  const logger = opts.logger ?? (await createLogger({ level: config.logLevel, name: 'chainlet-app' }));
   const homeApp: HomeApp<Application> = (opts.app ?? 'evm') === 'kvstore' ? await openHomeKvStore(opts.home) : await openHomeApp(opts.home, config, logger);
   const server = await serveApp(homeApp, { address: opts.address, maxMessageBytes: opts.maxMessageBytes, logger });
   return {

@@ -11,7 +11,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { classicLevel } from '../store/classic-db.js';
 import { BTreeLevel } from '../store/btree-level.js';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../util/logger.js';
 import type { ResponseCheckTx } from '../abci/types.js';
 import type { AppLevel } from '../app/app-store.js';
 import { APP_VERSION, createEvmApp, type EvmApp } from '../app/evm-app.js';
@@ -125,7 +126,7 @@ async function openDb(cfg: NodeConfig): Promise<Db> {
 export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNode> {
   const config = resolveConfig(opts.home, opts.config);
   const id = ++nodeCounter;
-  const logger = opts.logger ?? pino({ level: config.logLevel === 'info' && !opts.home ? 'silent' : config.logLevel, name: `chainlet-${id}` });
+  const logger = opts.logger ?? (await createLogger({ level: config.logLevel === 'info' && !opts.home ? 'silent' : config.logLevel, name: `chainlet-${id}` }));
 
   // Module loggers are kept so anvil_setLoggingEnabled can silence and restore all of them (a pino
   // child keeps its own level once made).

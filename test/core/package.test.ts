@@ -19,19 +19,20 @@ describe('package', () => {
     expect(JSON.parse(r.stdout.trim())).toEqual({ chainId: 'chainlet_9000-1', evm: 9000, height: 3, def: 'chainlet_9000-1' });
   });
 
-  it.skipIf(!existsSync(`${root}/dist/index.js`))('loads cosmjs-types only at the first Cosmos use, not at import or start', () => {
+  it.skipIf(!existsSync(`${root}/dist/index.js`))('loads cosmjs-types only at the first Cosmos use, and pino not at all for a silent node', () => {
     const script = `
       import { createRequire } from 'node:module';
-      const cosmjsFiles = () => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/node_modules/cosmjs-types/')).length;
+      const loaded = (pkg) => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/node_modules/' + pkg + '/')).length;
+      const cosmjsFiles = () => loaded('cosmjs-types');
       const { startNode } = await import('chainlet');
       const node = await startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
       await node.mine(1);
       const atStart = cosmjsFiles();
       const res = await node.internals.app.query({ path: '/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo', data: new Uint8Array(0), height: 0, prove: false });
-      console.log(JSON.stringify({ atStart, afterQuery: cosmjsFiles() > 0, code: res.code, bytes: res.value.length > 0 }));
+      console.log(JSON.stringify({ atStart, afterQuery: cosmjsFiles() > 0, code: res.code, bytes: res.value.length > 0, pino: loaded('pino') }));
       await node.stop();`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ atStart: 0, afterQuery: true, code: 0, bytes: true });
+    expect(JSON.parse(r.stdout.trim())).toEqual({ atStart: 0, afterQuery: true, code: 0, bytes: true, pino: 0 });
   });
 });

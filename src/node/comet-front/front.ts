@@ -17,7 +17,7 @@
  * instant mining), `personal`, `admin` and `miner` need the in-process node: they are refused here.
  */
 import type { Logger } from 'pino';
-import pino from 'pino';
+import { createLogger } from '../../util/logger.js';
 import type { AbciServer } from '../../abci-server/server.js';
 import { resolveConfig } from '../../config/resolve.js';
 import type { DeepPartial, NodeConfig } from '../../config/types.js';
@@ -64,7 +64,7 @@ export async function startCometFront(opts: CometFrontOptions): Promise<CometFro
   const config = resolveConfig(opts.home, opts.config);
   const refused = config.jsonRpc.api.filter((n) => NODE_ONLY_NAMESPACES.includes(n.trim().toLowerCase()));
   if (refused.length > 0) throw new CometFrontConfigError(`chainlet rpc cannot serve the ${refused.join(', ')} namespace${refused.length > 1 ? 's' : ''}: they act on the in-process node (use chainlet start); remove them from --json-rpc.api`);
-  const logger = opts.logger ?? pino({ level: config.logLevel, name: 'chainlet-rpc' });
+  const logger = opts.logger ?? (await createLogger({ level: config.logLevel, name: 'chainlet-rpc' }));
   const comet = typeof opts.comet === 'string' ? new CometRpcClient(opts.comet) : opts.comet;
   const home = loadHome(opts.home);
 
