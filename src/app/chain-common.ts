@@ -8,7 +8,7 @@
  * - the parameters of every package already merged, so decoding a tx with `TX_DECODE_OPTS` skips the
  *   per-tx JSON deep copy of the tx parameters that ethereumjs does otherwise.
  */
-import { createRequire } from 'node:module';
+import { secp256k1 } from '../crypto/secp256k1-native.js';
 import { Mainnet, createCustomCommon, type Common } from '@ethereumjs/common';
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsTx } from '@ethereumjs/tx';
@@ -17,12 +17,6 @@ import { paramsEVM } from '@ethereumjs/evm';
 import { keccak256 } from '../crypto/keccak.js';
 import type { SupportedHardfork } from './genesis-state.js';
 
-interface Secp256k1Native {
-  ecdsaRecover(signature: Uint8Array, recid: number, message: Uint8Array, compressed?: boolean): Uint8Array;
-}
-
-// `secp256k1` is CommonJS; its index falls back to a JS implementation when the prebuilt binding is missing.
-const secp256k1 = createRequire(import.meta.url)('secp256k1') as Secp256k1Native;
 
 /** ethereumjs `ecrecover` contract: 64-byte uncompressed public key (no 0x04 prefix); throws on a bad signature. */
 export function nativeEcrecover(

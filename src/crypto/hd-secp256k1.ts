@@ -2,16 +2,11 @@
  * BIP-39 seeds and BIP-32 private derivation of secp256k1 keys on node:crypto (OpenSSL). A start
  * derives the dev accounts from the mnemonic; the JS curves need ~40 ms of table building and a JS
  * PBKDF2 before the first key. Here PBKDF2 and HMAC run on OpenSSL and public keys on libsecp256k1
- * (the `secp256k1` addon ecrecover already loads): ~2 ms. Same keys as @scure/bip32 (tested).
+ * (the `secp256k1` addon, as ecrecover): ~2 ms. Same keys as @scure/bip32 (tested).
  */
 import { createHmac, pbkdf2Sync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { keccak256 } from './keccak.js';
-
-interface Secp256k1Addon {
-  publicKeyCreate(privateKey: Uint8Array, compressed?: boolean): Uint8Array;
-}
-const secp256k1 = createRequire(import.meta.url)('secp256k1') as Secp256k1Addon;
+import { secp256k1 } from './secp256k1-native.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HARDENED = 0x80000000;

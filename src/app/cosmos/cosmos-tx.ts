@@ -11,9 +11,9 @@
  * SIGN_MODE_LEGACY_AMINO_JSON signs the sorted JSON StdSignDoc. Signatures are 64-byte r‖s with a
  * low S. Multi-signer and multisig txs are refused (named in docs/cosmos-face.md).
  */
+import { secp256k1 } from '../../crypto/secp256k1-native.js';
 import { createHash } from 'node:crypto';
 import { Address } from '@ethereumjs/util';
-import { createRequire } from 'node:module';
 import type { MsgMultiSend, MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import type { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import type { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
@@ -24,17 +24,12 @@ import { decodeIbcMsg, ibcSigner, isIbcTypeUrl, type IbcMsg } from '../../ibc/ms
 import type { PubKeyType } from './auth-registry.js';
 import { CosmosTxError, SdkCode } from './sdk-errors.js';
 
-interface Secp256k1Addon {
-  ecdsaVerify(sig: Uint8Array, msg32: Uint8Array, publicKey: Uint8Array): boolean;
-  publicKeyConvert(publicKey: Uint8Array, compressed?: boolean): Uint8Array;
-}
 // The codecs load with the first Cosmos tx (decoding is synchronous): see codec/cosmjs-types.ts.
 const txV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/v1beta1/tx')>('cosmos/tx/v1beta1/tx');
 const signingV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/signing/v1beta1/signing')>('cosmos/tx/signing/v1beta1/signing');
 const secp256k1Keys = lazyCosmjs<typeof import('cosmjs-types/cosmos/crypto/secp256k1/keys')>('cosmos/crypto/secp256k1/keys');
 const bankTx = lazyCosmjs<typeof import('cosmjs-types/cosmos/bank/v1beta1/tx')>('cosmos/bank/v1beta1/tx');
 
-const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1Addon;
 
 export const SECP256K1_PUBKEY_URL = '/cosmos.crypto.secp256k1.PubKey';
 export const ETH_SECP256K1_PUBKEY_URL = '/cosmos.evm.crypto.v1.ethsecp256k1.PubKey';
@@ -156,7 +151,7 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
 }
 
 export function addressOfKey(type: PubKeyType, compressed: Uint8Array): Uint8Array {
-  if (type === 'eth_secp256k1') return keccak256(secp.publicKeyConvert(compressed, false).subarray(1)).subarray(12);
+  if (type === 'eth_secp256k1') return keccak256(secp256k1.publicKeyConvert(compressed, false).subarray(1)).subarray(12);
   return createHash('ripemd160').update(createHash('sha256').update(compressed).digest()).digest();
 }
 
@@ -178,7 +173,7 @@ export function verifyCosmosSignature(d: DecodedCosmosTx, chainId: string, accou
   }
   const digest = d.signer.pubKeyType === 'eth_secp256k1' ? keccak256(signBytes) : createHash('sha256').update(signBytes).digest();
   try {
-    return secp.ecdsaVerify(sig, digest, d.signer.pubKey) ? undefined : 'unable to verify single signer signature';
+    return secp256k1.ecdsaVerify(sig, digest, d.signer.pubKey) ? undefined : 'unable to verify single signer signature';
   } catch {
     return 'unable to verify single signer signature';
   }

@@ -3,8 +3,8 @@
  * secp256k1 key on a Cosmos chain, the same key as eth_secp256k1 on the EVM chain's Cosmos face
  * (its address is then the key's Ethereum address), as Hermes signs for Cosmos EVM chains.
  */
+import { secp256k1 } from '../../crypto/secp256k1-native.js';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { addressOfKey, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from '../../app/cosmos/cosmos-tx.js';
 import { lazyCosmjs } from '../../codec/cosmjs-types.js';
 import { toBech32 } from '../../crypto/bech32.js';
@@ -15,11 +15,6 @@ const keysCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/crypto/secp256k1
 const signingCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/signing/v1beta1/signing')>('cosmos/tx/signing/v1beta1/signing');
 const txCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/v1beta1/tx')>('cosmos/tx/v1beta1/tx');
 
-interface Secp256k1Addon {
-  ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-  publicKeyCreate(privateKey: Uint8Array, compressed?: boolean): Uint8Array;
-}
-const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1Addon;
 
 /** The devnet relayer's private key: sha256("chainlet-relayer") (documented in docs/network.md; funded at genesis). */
 export const RELAYER_PRIVATE_KEY: Uint8Array = createHash('sha256').update('chainlet-relayer').digest();
@@ -35,7 +30,7 @@ export interface RelayerKey {
 }
 
 export function relayerKey(type: RelayerKeyType, privateKey: Uint8Array = RELAYER_PRIVATE_KEY): RelayerKey {
-  const publicKey = secp.publicKeyCreate(privateKey, true);
+  const publicKey = secp256k1.publicKeyCreate(privateKey, true);
   return { type, privateKey, publicKey, address: addressOfKey(type, publicKey) };
 }
 
@@ -70,6 +65,6 @@ export function signRelayTx(a: SignTxArgs): Uint8Array {
   ).finish();
   const signBytes = SignDoc.encode({ bodyBytes, authInfoBytes, chainId: a.chainId, accountNumber: a.accountNumber }).finish();
   const digest = a.key.type === 'eth_secp256k1' ? keccak256(signBytes) : createHash('sha256').update(signBytes).digest();
-  const { signature } = secp.ecdsaSign(digest, a.key.privateKey);
+  const { signature } = secp256k1.ecdsaSign(digest, a.key.privateKey);
   return TxRaw.encode({ bodyBytes, authInfoBytes, signatures: [signature] }).finish();
 }

@@ -3,7 +3,7 @@
  * eth_accounts, eth_sign (EIP-191), eth_signTypedData_v4 (EIP-712) and eth_sendTransaction,
  * which fills nonce, gas and fees like geth, signs and submits through the mempool.
  */
-import { createRequire } from 'node:module';
+import { secp256k1 } from '../../crypto/secp256k1-native.js';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { keccak256 } from '../../crypto/keccak.js';
@@ -16,10 +16,6 @@ import { submitRaw } from './transaction.js';
 import type { TxArgs } from './tx-args.js';
 import { senderEnvFor } from './namespaces/senders.js';
 
-interface NativeSecp256k1 {
-  ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-}
-const secp = createRequire(import.meta.url)('secp256k1') as NativeSecp256k1;
 
 function signer(env: EthEnv, address: Address | undefined): DevSigner {
   const hex = address?.toString();
@@ -30,7 +26,7 @@ function signer(env: EthEnv, address: Address | undefined): DevSigner {
 
 /** r ‖ s ‖ v with v = 27 / 28, as geth's personal signatures. */
 function sign65(hash: Uint8Array, key: Uint8Array): string {
-  const { signature, recid } = secp.ecdsaSign(hash, key);
+  const { signature, recid } = secp256k1.ecdsaSign(hash, key);
   const out = new Uint8Array(65);
   out.set(signature);
   out[64] = recid + 27;

@@ -3,7 +3,7 @@
  * node's keystore (Web3 Secret Storage v3 files under `<home>/keystore`). Unlocking over HTTP
  * follows `allow-insecure-unlock`; signatures are EIP-191 personal messages with v = 27/28.
  */
-import { createRequire } from 'node:module';
+import { secp256k1 } from '../../../crypto/secp256k1-native.js';
 import { Address, publicToAddress } from '@ethereumjs/util';
 import { keccak256 } from '../../../crypto/keccak.js';
 import * as accounts from '../accounts.js';
@@ -17,11 +17,6 @@ import { guarded, uintLike } from './namespace-params.js';
 import { envWithKey } from './senders.js';
 import { servicesOf } from './services.js';
 
-interface NativeSecp256k1 {
-  ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-  ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array;
-}
-const secp = createRequire(import.meta.url)('secp256k1') as NativeSecp256k1;
 
 /** geth's texts. */
 export const PersonalText = {
@@ -71,7 +66,7 @@ export const sendTransaction = guarded(async (env: EthEnv, [args, pass]: [TxArgs
 
 export const sign = guarded(async (env: EthEnv, [message, a, pass]: [Uint8Array, Address, string]) => {
   const key = await keys(env).key(a.toString(), pass);
-  const { signature, recid } = secp.ecdsaSign(personalHash(message), key);
+  const { signature, recid } = secp256k1.ecdsaSign(personalHash(message), key);
   const out = new Uint8Array(65);
   out.set(signature);
   out[64] = recid + 27;
@@ -81,7 +76,7 @@ export const sign = guarded(async (env: EthEnv, [message, a, pass]: [Uint8Array,
 export const ecRecover = guarded((_env: EthEnv, [message, sig]: [Uint8Array, Uint8Array]) => {
   if (sig.length !== 65) throw new ServerError(PersonalText.sigLength);
   if (sig[64] !== 27 && sig[64] !== 28) throw new ServerError(PersonalText.sigV);
-  const pub = secp.ecdsaRecover(sig.subarray(0, 64), sig[64]! - 27, personalHash(message), false);
+  const pub = secp256k1.ecdsaRecover(sig.subarray(0, 64), sig[64]! - 27, personalHash(message), false);
   return new Address(publicToAddress(pub.subarray(1))).toString();
 });
 
