@@ -1,6 +1,6 @@
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { describe, expect, it } from 'vitest';
-import { decodeMsgEthereumTxResponse, ethereumTxResultData, MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, type MsgEthereumTxResponse } from './tx-msg-data.js';
+import { decodeMsgEthereumTxResponse, ethereumTxResultData, MSG_ETHEREUM_TX_RESPONSE_PROTO, MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, type MsgEthereumTxResponse } from './tx-msg-data.js';
 
 const response: MsgEthereumTxResponse = {
   hash: `0x${'ab'.repeat(32)}`,
@@ -20,6 +20,33 @@ describe('tx_result.data of an Ethereum tx', () => {
     expect(msg.msgResponses).toHaveLength(1);
     expect(msg.msgResponses[0]!.typeUrl).toBe(MSG_ETHEREUM_TX_RESPONSE_TYPE_URL);
     expect(decodeMsgEthereumTxResponse(msg.msgResponses[0]!.value)).toEqual(response);
+  });
+
+  it('encodes what protobufjs makes of the same message through fromObject, logs included', async () => {
+    const protobuf = (await import('protobufjs')).default;
+    const withLogs: MsgEthereumTxResponse = {
+      ...response,
+      ret: new Uint8Array([1, 2, 3]),
+      vmError: 'execution reverted',
+      logs: [0, 1].map((i) => ({ address: `0x${'cd'.repeat(20)}`, topics: [`0x${'01'.repeat(32)}`, `0x${'02'.repeat(32)}`], data: new Uint8Array([i, 9]), blockNumber: 7n, txHash: `0x${'ab'.repeat(32)}`, txIndex: 3, blockHash: `0x${'07'.repeat(32)}`, index: i })),
+    };
+    const data = ethereumTxResultData(withLogs);
+    const value = TxMsgData.decode(data).msgResponses[0]!.value;
+    expect(decodeMsgEthereumTxResponse(value)).toEqual(withLogs);
+    // The reference: the same declaration through protobufjs's fromObject, as the encoder did before.
+    const type = protobuf.parse(MSG_ETHEREUM_TX_RESPONSE_PROTO, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
+    const snake = {
+      hash: withLogs.hash,
+      logs: withLogs.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, block_number: Number(l.blockNumber), tx_hash: l.txHash, tx_index: l.txIndex, block_hash: l.blockHash, index: l.index, removed: false })),
+      ret: withLogs.ret,
+      vm_error: withLogs.vmError,
+      gas_used: Number(withLogs.gasUsed),
+      max_used_gas: Number(withLogs.maxUsedGas),
+      block_hash: withLogs.blockHash,
+      block_timestamp: Number(withLogs.blockTimestamp),
+    };
+    const reference = type.encode(type.fromObject(snake)).finish();
+    expect(Buffer.from(value).equals(Buffer.from(reference))).toBe(true);
   });
 
   it('owns a buffer of its own size (cosmjs-types would hand out a view of a fresh 8 KiB slab)', () => {
