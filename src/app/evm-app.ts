@@ -51,6 +51,7 @@ import { executeBlock, type BlockTx } from './execute-block.js';
 import { blockGasLimit, nextBaseFee } from './fee-market.js';
 import { parseEvmGenesisBytes } from './genesis-state.js';
 import { createRuntime, type EvmRuntime } from './evm-runtime.js';
+import type { ChainCommonOpts } from './chain-common.js';
 import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import { allTxsDecode, prepareTxs } from './proposal.js';
 import { buildRouteTable, QUERY_ROUTES, routeQuery, type LazyQueryRoutes, type QueryContext, type QueryRoute, type QueryRouteTable } from './query-routes.js';
@@ -118,7 +119,9 @@ export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
   }
   const ibc = new Map<string, Uint8Array>();
   for await (const [k, v] of store.ibc.iterator()) ibc.set(k, v);
-  return new EvmApp(opts, store, trieDb, runtime, meta, new IbcStore(ibc));
+  const app = new EvmApp(opts, store, trieDb, runtime, meta, new IbcStore(ibc));
+  if (meta === undefined) app.unusedRuntime = commonOptsOf(config);
+  return app;
 }
 
 export class EvmApp implements Application {
@@ -130,6 +133,8 @@ export class EvmApp implements Application {
   private closed = false;
   /** The x/auth side of accounts (numbers, public keys) for the Cosmos face. */
   readonly auth: AuthRegistry;
+  /** The chain options of the runtime createEvmApp built for an empty chain, until InitChain takes it. */
+  unusedRuntime: ChainCommonOpts | undefined;
 
   /** Use createEvmApp. */
   constructor(
@@ -207,7 +212,14 @@ export class EvmApp implements Application {
     const genesis = parseEvmGenesisBytes(req.appStateBytes);
     const config = chainConfigFromGenesis(genesis, req, this.opts.minGasPrice);
     // A fresh runtime: InitChain may be replayed (crash before the first Commit) or change the chain.
-    this.rt = await createRuntime(this.trieDb, commonOptsOf(config), undefined, this.opts.committedAccountsCacheSize, this.opts.referenceExecution);
+    // The first InitChain of an empty chain takes the one createEvmApp built when it has the same
+    // chain id and hardfork (no InitChain has written to it; building another costs ≈ 10 ms of a start).
+    const chainOpts = commonOptsOf(config);
+    const unused = this.unusedRuntime;
+    this.unusedRuntime = undefined;
+    if (unused === undefined || unused.chainId !== chainOpts.chainId || unused.hardfork !== chainOpts.hardfork) {
+      this.rt = await createRuntime(this.trieDb, chainOpts, undefined, this.opts.committedAccountsCacheSize, this.opts.referenceExecution);
+    }
     this.txCache.clear();
     this.txCache.cosmosPrefix = config.bech32Prefix;
     this.pending = undefined;
