@@ -1,6 +1,11 @@
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { describe, expect, it } from 'vitest';
-import { decodeMsgEthereumTxResponse, ethereumTxResultData, MSG_ETHEREUM_TX_RESPONSE_PROTO, MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, type MsgEthereumTxResponse } from './tx-msg-data.js';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { decodeMsgEthereumTxResponse, ethereumTxResultData, MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, type MsgEthereumTxResponse } from './tx-msg-data.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 const response: MsgEthereumTxResponse = {
   hash: `0x${'ab'.repeat(32)}`,
@@ -22,7 +27,7 @@ describe('tx_result.data of an Ethereum tx', () => {
     expect(decodeMsgEthereumTxResponse(msg.msgResponses[0]!.value)).toEqual(response);
   });
 
-  it('encodes what protobufjs makes of the same message through fromObject, logs included', async () => {
+  it('encodes what protobufjs reflection makes of the .proto declaration, logs included', async () => {
     const protobuf = (await import('protobufjs')).default;
     const withLogs: MsgEthereumTxResponse = {
       ...response,
@@ -33,8 +38,9 @@ describe('tx_result.data of an Ethereum tx', () => {
     const data = ethereumTxResultData(withLogs);
     const value = TxMsgData.decode(data).msgResponses[0]!.value;
     expect(decodeMsgEthereumTxResponse(value)).toEqual(withLogs);
-    // The reference: the same declaration through protobufjs's fromObject, as the encoder did before.
-    const type = protobuf.parse(MSG_ETHEREUM_TX_RESPONSE_PROTO, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
+    // The reference: the .proto file itself, loaded by the full protobufjs (reflection, fromObject).
+    const text = readFileSync(`${root}/proto/cosmos/evm/vm/v1/tx.proto`, 'utf8');
+    const type = protobuf.parse(text, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
     const snake = {
       hash: withLogs.hash,
       logs: withLogs.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, block_number: Number(l.blockNumber), tx_hash: l.txHash, tx_index: l.txIndex, block_hash: l.blockHash, index: l.index, removed: false })),
@@ -47,6 +53,10 @@ describe('tx_result.data of an Ethereum tx', () => {
     };
     const reference = type.encode(type.fromObject(snake)).finish();
     expect(Buffer.from(value).equals(Buffer.from(reference))).toBe(true);
+  });
+
+  it('comes from a codec generated from proto/cosmos/evm/vm/v1/tx.proto as it is now', () => {
+    execFileSync(process.execPath, [`${root}/scripts/gen-proto.mjs`, '--check'], { cwd: root, stdio: 'pipe' });
   });
 
   it('owns a buffer of its own size (cosmjs-types would hand out a view of a fresh 8 KiB slab)', () => {

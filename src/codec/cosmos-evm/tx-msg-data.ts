@@ -3,59 +3,46 @@
  * (from cosmjs-types, generated from the SDK's protos) whose one `msg_responses` entry is an Any of
  * `/cosmos.evm.vm.v1.MsgEthereumTxResponse`. cosmjs decodes `data` as TxMsgData in getTx/searchTx.
  *
- * The two cosmos/evm messages are declared below with the names, types and field numbers of
- * cosmos/evm's proto/cosmos/evm/vm/v1/{tx,evm}.proto (no npm package ships them) and encoded by
- * protobufjs from that declaration.
+ * The two cosmos/evm messages are declared in proto/cosmos/evm/vm/v1/tx.proto with the names, types
+ * and field numbers of cosmos/evm's protos (no npm package ships them); their codec is generated
+ * from it (`vm-v1.generated.ts`, `npm run proto`), so no .proto parsing or code generation runs at
+ * the first tx.
  */
-import { createRequire } from 'node:module';
 import { lazyCosmjs } from '../cosmjs-types.js';
-import type * as Protobuf from 'protobufjs';
+import { cosmos } from './vm-v1.generated.js';
 
 export const MSG_ETHEREUM_TX_RESPONSE_TYPE_URL = '/cosmos.evm.vm.v1.MsgEthereumTxResponse';
 
-/** The two messages as cosmos/evm's proto/cosmos/evm/vm/v1/{tx,evm}.proto declare them. */
-export const MSG_ETHEREUM_TX_RESPONSE_PROTO = `
-syntax = "proto3";
-package cosmos.evm.vm.v1;
-message Log {
-  string address = 1;
-  repeated string topics = 2;
-  bytes data = 3;
-  uint64 block_number = 4;
-  string tx_hash = 5;
-  uint64 tx_index = 6;
-  string block_hash = 7;
-  uint64 index = 8;
-  bool removed = 9;
-}
-message MsgEthereumTxResponse {
-  string hash = 1;
-  repeated Log logs = 2;
-  bytes ret = 3;
-  string vm_error = 4;
-  uint64 gas_used = 5;
-  uint64 max_used_gas = 6;
-  bytes block_hash = 7;
-  uint64 block_timestamp = 8;
-}
-`;
-
-// TxMsgData (and the ABCI types it imports) loads with the first result, as the parser below.
+// TxMsgData (and the ABCI types it imports) loads with the first result.
 const abciV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/base/abci/v1beta1/abci')>('cosmos/base/abci/v1beta1/abci');
 
-let parsedResponseType: Protobuf.Type | undefined;
+/** A uint64 as the generated decoder hands it out: a number, or a protobufjs Long. */
+type Uint64 = number | { toString(): string };
 
-/**
- * The message type, parsed on first use: the full protobufjs (with its .proto parser) costs ≈ 35 ms
- * to load, which a start before its first Ethereum tx does not need.
- */
-function responseType(): Protobuf.Type {
-  if (parsedResponseType === undefined) {
-    const protobuf = createRequire(import.meta.url)('protobufjs') as typeof Protobuf;
-    parsedResponseType = protobuf.parse(MSG_ETHEREUM_TX_RESPONSE_PROTO, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
-  }
-  return parsedResponseType;
+interface WireLog {
+  address?: string;
+  topics?: string[];
+  data?: Uint8Array;
+  block_number?: Uint64;
+  tx_hash?: string;
+  tx_index?: Uint64;
+  block_hash?: string;
+  index?: Uint64;
+  removed?: boolean;
 }
+
+interface WireResponse {
+  hash?: string;
+  logs?: WireLog[];
+  ret?: Uint8Array;
+  vm_error?: string;
+  gas_used?: Uint64;
+  max_used_gas?: Uint64;
+  block_hash?: Uint8Array;
+  block_timestamp?: Uint64;
+}
+
+const ResponseCodec = (cosmos as unknown as { evm: { vm: { v1: { MsgEthereumTxResponse: { encode(m: WireResponse): { finish(): Uint8Array }; decode(b: Uint8Array): WireResponse } } } } }).evm.vm.v1.MsgEthereumTxResponse;
 
 export interface EthLogProto {
   /** 0x hex address. */
@@ -86,54 +73,51 @@ export interface MsgEthereumTxResponse {
 const u64 = (v: bigint | number): number => Number(v);
 
 export function encodeMsgEthereumTxResponse(r: MsgEthereumTxResponse): Uint8Array {
-  // The object already has the message's field names and wire types (numbers, strings, bytes),
-  // so it goes to the generated encoder as is: `fromObject` would only copy it (≈ 40 µs a tx).
-  return responseType()
-    .encode({
-      hash: r.hash,
-      logs: r.logs.map((l) => ({
-        address: l.address,
-        topics: l.topics,
-        data: l.data,
-        block_number: u64(l.blockNumber),
-        tx_hash: l.txHash,
-        tx_index: u64(l.txIndex),
-        block_hash: l.blockHash,
-        index: u64(l.index),
-        removed: false,
-      })),
-      ret: r.ret,
-      vm_error: r.vmError,
-      gas_used: u64(r.gasUsed),
-      max_used_gas: u64(r.maxUsedGas),
-      block_hash: r.blockHash,
-      block_timestamp: u64(r.blockTimestamp),
-    })
-    .finish();
+  return ResponseCodec.encode({
+    hash: r.hash,
+    logs: r.logs.map((l) => ({
+      address: l.address,
+      topics: l.topics,
+      data: l.data,
+      block_number: u64(l.blockNumber),
+      tx_hash: l.txHash,
+      tx_index: u64(l.txIndex),
+      block_hash: l.blockHash,
+      index: u64(l.index),
+      removed: false,
+    })),
+    ret: r.ret,
+    vm_error: r.vmError,
+    gas_used: u64(r.gasUsed),
+    max_used_gas: u64(r.maxUsedGas),
+    block_hash: r.blockHash,
+    block_timestamp: u64(r.blockTimestamp),
+  }).finish();
 }
 
-export function decodeMsgEthereumTxResponse(bytes: Uint8Array): MsgEthereumTxResponse {
-  const type = responseType();
-  const o = type.toObject(type.decode(bytes), { longs: String, bytes: Array, defaults: true }) as Record<string, unknown>;
-  const logs = o['logs'] as Record<string, unknown>[];
+const big = (v: Uint64 | undefined): bigint => (v === undefined ? 0n : BigInt(typeof v === 'number' ? v : v.toString()));
+const bytes = (b: Uint8Array | undefined): Uint8Array => (b === undefined ? new Uint8Array(0) : Uint8Array.from(b));
+
+export function decodeMsgEthereumTxResponse(data: Uint8Array): MsgEthereumTxResponse {
+  const o = ResponseCodec.decode(data);
   return {
-    hash: o['hash'] as string,
-    logs: logs.map((l) => ({
-      address: l['address'] as string,
-      topics: l['topics'] as string[],
-      data: Uint8Array.from(l['data'] as number[]),
-      blockNumber: BigInt(l['block_number'] as string),
-      txHash: l['tx_hash'] as string,
-      txIndex: Number(l['tx_index']),
-      blockHash: l['block_hash'] as string,
-      index: Number(l['index']),
+    hash: o.hash ?? '',
+    logs: (o.logs ?? []).map((l) => ({
+      address: l.address ?? '',
+      topics: l.topics ?? [],
+      data: bytes(l.data),
+      blockNumber: big(l.block_number),
+      txHash: l.tx_hash ?? '',
+      txIndex: Number(big(l.tx_index)),
+      blockHash: l.block_hash ?? '',
+      index: Number(big(l.index)),
     })),
-    ret: Uint8Array.from(o['ret'] as number[]),
-    vmError: o['vm_error'] as string,
-    gasUsed: BigInt(o['gas_used'] as string),
-    maxUsedGas: BigInt(o['max_used_gas'] as string),
-    blockHash: Uint8Array.from(o['block_hash'] as number[]),
-    blockTimestamp: BigInt(o['block_timestamp'] as string),
+    ret: bytes(o.ret),
+    vmError: o.vm_error ?? '',
+    gasUsed: big(o.gas_used),
+    maxUsedGas: big(o.max_used_gas),
+    blockHash: bytes(o.block_hash),
+    blockTimestamp: big(o.block_timestamp),
   };
 }
 
