@@ -1,20 +1,16 @@
 /**
  * `tx_result.data` of an Ethereum tx as Cosmos EVM writes it: a `cosmos.base.abci.v1beta1.TxMsgData`
- * (from cosmjs-types, generated from the SDK's protos) whose one `msg_responses` entry is an Any of
- * `/cosmos.evm.vm.v1.MsgEthereumTxResponse`. cosmjs decodes `data` as TxMsgData in getTx/searchTx.
+ * whose one `msg_responses` entry is an Any of `/cosmos.evm.vm.v1.MsgEthereumTxResponse`. cosmjs
+ * decodes `data` as TxMsgData in getTx/searchTx.
  *
- * The two cosmos/evm messages are declared in proto/cosmos/evm/vm/v1/tx.proto with the names, types
- * and field numbers of cosmos/evm's protos (no npm package ships them); their codec is generated
- * from it (`vm-v1.generated.ts`, `npm run proto`), so no .proto parsing or code generation runs at
- * the first tx.
+ * The messages are declared in proto/ with the names, types and field numbers of cosmos/evm's
+ * protos (no npm package ships them) and of the SDK's abci.proto; their codec is generated from
+ * there (`tx-data.generated.ts`, `npm run proto`), so the first tx neither parses a .proto nor
+ * loads cosmjs-types.
  */
-import { lazyCosmjs } from '../cosmjs-types.js';
-import { cosmos } from './vm-v1.generated.js';
+import { cosmos } from './tx-data.generated.js';
 
 export const MSG_ETHEREUM_TX_RESPONSE_TYPE_URL = '/cosmos.evm.vm.v1.MsgEthereumTxResponse';
-
-// TxMsgData (and the ABCI types it imports) loads with the first result.
-const abciV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/base/abci/v1beta1/abci')>('cosmos/base/abci/v1beta1/abci');
 
 /** A uint64 as the generated decoder hands it out: a number, or a protobufjs Long. */
 type Uint64 = number | { toString(): string };
@@ -42,7 +38,21 @@ interface WireResponse {
   block_timestamp?: Uint64;
 }
 
-const ResponseCodec = (cosmos as unknown as { evm: { vm: { v1: { MsgEthereumTxResponse: { encode(m: WireResponse): { finish(): Uint8Array }; decode(b: Uint8Array): WireResponse } } } } }).evm.vm.v1.MsgEthereumTxResponse;
+interface Codec<T> {
+  encode(m: T): { finish(): Uint8Array };
+  decode(b: Uint8Array): T;
+}
+
+interface WireTxMsgData {
+  msg_responses: { type_url: string; value: Uint8Array }[];
+}
+
+const generated = cosmos as unknown as {
+  evm: { vm: { v1: { MsgEthereumTxResponse: Codec<WireResponse> } } };
+  base: { abci: { v1beta1: { TxMsgData: Codec<WireTxMsgData> } } };
+};
+const ResponseCodec = generated.evm.vm.v1.MsgEthereumTxResponse;
+const TxMsgDataCodec = generated.base.abci.v1beta1.TxMsgData;
 
 export interface EthLogProto {
   /** 0x hex address. */
@@ -123,5 +133,6 @@ export function decodeMsgEthereumTxResponse(data: Uint8Array): MsgEthereumTxResp
 
 /** The `tx_result.data` bytes of an Ethereum tx: TxMsgData { msg_responses: [Any(MsgEthereumTxResponse)] }. */
 export function ethereumTxResultData(r: MsgEthereumTxResponse): Uint8Array {
-  return abciV1beta1().TxMsgData.encode({ data: [], msgResponses: [{ typeUrl: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish();
+  // Into a buffer of its own size: the writer's pooled view would keep an 8 KiB slab alive per result.
+  return Uint8Array.from(TxMsgDataCodec.encode({ msg_responses: [{ type_url: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish());
 }
