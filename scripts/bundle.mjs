@@ -7,6 +7,7 @@
  * node_modules as before. The rest of tsc's output stays in dist/ beside the type declarations; nothing loads it.
  * Run after tsc (npm run build does both): the two entries are overwritten.
  */
+import { parse } from 'acorn';
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -95,16 +96,32 @@ for (const entry of ['dist/index.js', 'dist/cli/main.js']) {
 
 /**
  * Node decodes a module's source on a slower path when it holds any non-ASCII byte (≈ 10 ms over
- * the chunks a start loads). esbuild already writes strings and templates in ASCII; what is left
- * (comments, a regular expression) gets `\u` escapes, which mean the same there. In a template
- * literal an escape would change the raw text, so the build stops on such a line instead.
+ * the chunks a start loads). esbuild already writes strings and untagged templates in ASCII; what
+ * is left gets `\u` escapes where they mean the same: in comments, and in regular expressions
+ * (unless a backslash precedes the character). Anywhere else (a tagged template's raw text, say)
+ * the build stops instead. acorn finds those places.
  */
 for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
   const path = `${root}/${file}`;
   const source = readFileSync(path, 'utf8');
   if (!/[^\x00-\x7f]/.test(source)) continue;
-  for (const line of source.split('\n')) {
-    if (/[^\x00-\x7f]/.test(line) && line.includes('`') && !/^\s*(\*|\/\/|\/\*)/.test(line)) throw new Error(`bundle: ${file} has a non-ASCII character on a line with a template literal: ${line.trim().slice(0, 80)}`);
+  const safe = [];
+  parse(source, {
+    ecmaVersion: 'latest',
+    sourceType: 'module',
+    onComment: (_block, _text, start, end) => safe.push([start, end]),
+    onToken: (t) => {
+      if (t.type.label === 'regexp') safe.push([t.start, t.end]);
+    },
+  });
+  let out = '';
+  let last = 0;
+  for (const m of source.matchAll(/[^\x00-\x7f]/g)) {
+    const at = m.index;
+    const inSafe = safe.some(([a, b]) => at >= a && at < b);
+    if (!inSafe || source[at - 1] === '\\') throw new Error(`bundle: ${file} has a non-ASCII character outside comments and regular expressions: ${source.slice(Math.max(0, at - 40), at + 10)}`);
+    out += source.slice(last, at) + `\\u${m[0].charCodeAt(0).toString(16).padStart(4, '0')}`;
+    last = at + 1;
   }
-  writeFileSync(path, source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  writeFileSync(path, out + source.slice(last));
 }

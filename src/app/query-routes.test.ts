@@ -133,8 +133,29 @@ describe('lazily loaded query routes', () => {
     expect((await routeQuery(ctx, table, q('/a.Query/X'))).value).toEqual(new Uint8Array([9]));
   });
 
-  it('refuses a loaded route outside its group\'s services', async () => {
-    const table = buildRouteTable([], [{ services: ['/a.Query'], load: async () => [answer('/b.Query/X', 1)] }]);
+  it('refuses a loaded group with a route outside its services, adding none of its routes', async () => {
+    const table = buildRouteTable([], [{ services: ['/a.Query'], load: async () => [answer('/a.Query/Y', 2), answer('/b.Query/X', 1)] }]);
     await expect(routeQuery(ctx, table, q('/a.Query/X'))).rejects.toThrow('query route /b.Query/X is outside its group');
+    expect(table.routes.has('/a.Query/Y')).toBe(false);
+  });
+
+  it('tries a group again after its load failed', async () => {
+    let calls = 0;
+    const table = buildRouteTable([], [{ services: ['/a.Query'], load: async () => (++calls === 1 ? Promise.reject(new Error('boom')) : [answer('/a.Query/X', 1)]) }]);
+    await expect(routeQuery(ctx, table, q('/a.Query/X'))).rejects.toThrow('boom');
+    expect((await routeQuery(ctx, table, q('/a.Query/X'))).value).toEqual(new Uint8Array([1]));
+    expect(calls).toBe(2);
+  });
+
+  it('lets the later group win a path two groups serve, whichever loads first', async () => {
+    const groups = [
+      { services: ['/a.Query'], load: async () => [answer('/a.Query/X', 1)] },
+      { services: ['/a.Query', '/b.Query'], load: async () => [answer('/a.Query/X', 2), answer('/b.Query/Y', 3)] },
+    ];
+    const laterFirst = buildRouteTable([], groups);
+    await routeQuery(ctx, laterFirst, q('/b.Query/Y'));
+    expect((await routeQuery(ctx, laterFirst, q('/a.Query/X'))).value).toEqual(new Uint8Array([2]));
+    const together = buildRouteTable([], groups);
+    expect((await routeQuery(ctx, together, q('/a.Query/X'))).value).toEqual(new Uint8Array([2]));
   });
 });

@@ -116,24 +116,35 @@ export interface QueryRouteTable {
 
 export function buildRouteTable(routes: readonly QueryRoute[], lazy: readonly LazyQueryRoutes[] = []): QueryRouteTable {
   const table: QueryRouteTable = { routes: new Map(routes.map((r) => [r.path, r])), pending: new Map() };
-  const eager = new Set(table.routes.keys());
-  for (const group of lazy) {
+  // Which lazy group set a path: as in one table built at once, routes given up front win, and
+  // among the groups a later one wins, whatever order they load in.
+  const owner = new Map<string, number>();
+  lazy.forEach((group, rank) => {
     let loading: Promise<void> | undefined;
     const loadOnce = (): Promise<void> =>
-      (loading ??= group.load().then((loaded) => {
-        for (const r of loaded) {
-          if (!group.services.includes(serviceOf(r.path))) throw new Error(`query route ${r.path} is outside its group's services (${group.services.join(', ')})`);
-          // Routes given up front win, as they did when every table was built at once.
-          if (!eager.has(r.path)) table.routes.set(r.path, r);
-        }
-        for (const s of group.services) {
-          const rest = (table.pending.get(s) ?? []).filter((l) => l !== loadOnce);
-          if (rest.length > 0) table.pending.set(s, rest);
-          else table.pending.delete(s);
-        }
-      }));
+      (loading ??= group.load().then(
+        (loaded) => {
+          const outside = loaded.find((r) => !group.services.includes(serviceOf(r.path)));
+          if (outside !== undefined) throw new Error(`query route ${outside.path} is outside its group's services (${group.services.join(', ')})`);
+          for (const r of loaded) {
+            const by = owner.get(r.path);
+            if (table.routes.has(r.path) && (by === undefined || by > rank)) continue;
+            table.routes.set(r.path, r);
+            owner.set(r.path, rank);
+          }
+          for (const s of group.services) {
+            const rest = (table.pending.get(s) ?? []).filter((l) => l !== loadOnce);
+            if (rest.length > 0) table.pending.set(s, rest);
+            else table.pending.delete(s);
+          }
+        },
+        (err: unknown) => {
+          loading = undefined; // the next query tries again
+          throw err;
+        },
+      ));
     for (const s of group.services) table.pending.set(s, [...(table.pending.get(s) ?? []), loadOnce]);
-  }
+  });
   return table;
 }
 

@@ -62,6 +62,7 @@ export interface StartNodeOptions {
   servers?: boolean;
   /** Indices (genesis order) of validators to start offline. */
   offlineValidators?: number[];
+  /** Where the node logs; by default a pino logger at `log_level`, or for an in-memory node at the default level a silent one. */
   logger?: Logger;
 }
 
@@ -74,6 +75,11 @@ export interface ChainletNode {
   readonly config: NodeConfig;
   readonly urls: ServerUrls;
   readonly height: number;
+  /**
+   * The node's logger. A silent one (an in-memory node at the default level) is a no-op object
+   * with pino's logging calls, not a pino instance: raising its `level` prints nothing. To log from
+   * an in-process node, give `config.logLevel` or pass your own `logger`.
+   */
   readonly logger: Logger;
   /** CheckTx and mempool admission, as broadcast_tx_sync. Mempool errors throw. */
   broadcastTx(tx: Uint8Array): Promise<ResponseCheckTx>;

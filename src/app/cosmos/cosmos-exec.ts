@@ -44,8 +44,6 @@ const ACCOUNT_BYTES = 80n;
 const BALANCE_BYTES = 48n;
 export const MAX_MEMO_CHARACTERS = 256;
 
-/** The fee collector module account: sha256("fee_collector")[:20]. */
-
 export interface CosmosState {
   getAccount(address: Address): Promise<Account | undefined>;
   putAccount(address: Address, account: Account | undefined): Promise<void>;

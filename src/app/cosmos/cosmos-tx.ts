@@ -95,8 +95,8 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
   let raw: TxRaw;
   let body: TxBody;
   let authInfo: AuthInfo;
+  const { TxRaw, TxBody, AuthInfo } = txV1beta1(); // outside the try: a load failure is no parse error
   try {
-    const { TxRaw, TxBody, AuthInfo } = txV1beta1();
     raw = TxRaw.decode(bytes);
     body = TxBody.decode(raw.bodyBytes);
     authInfo = AuthInfo.decode(raw.authInfoBytes);
@@ -119,8 +119,9 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
   else if (pk.typeUrl === ETH_SECP256K1_PUBKEY_URL) pubKeyType = 'eth_secp256k1';
   else throw new CosmosTxError(SdkCode.InvalidPubKey, `unrecognized public key type: ${pk.typeUrl}: invalid pubkey`);
   let key: Uint8Array;
+  const { PubKey } = secp256k1Keys();
   try {
-    key = secp256k1Keys().PubKey.decode(pk.value).key;
+    key = PubKey.decode(pk.value).key;
   } catch {
     throw new CosmosTxError(SdkCode.InvalidPubKey, 'undecodable public key: invalid pubkey');
   }
