@@ -1,11 +1,11 @@
 /**
  * Thin helpers over abstract-level shared by the block store and the indexers: the accepted
- * database type, v8 (de)serialisation, batched writes and range scans. Every call states its
+ * database type, the value encoding (value-codec.ts), batched writes and range scans. Every call states its
  * encodings (utf8 keys, Uint8Array values), so any database or sublevel works whatever its
  * defaults.
  */
-import { deserialize, serialize } from 'node:v8';
 import type { AbstractBatchOperation, AbstractLevel } from 'abstract-level';
+import { decodeValue, encodeValue } from './value-codec.js';
 
 /**
  * Any abstract-level database or sublevel with string keys (classic-level, memory-level,
@@ -28,13 +28,7 @@ export interface PutOp {
   value: Uint8Array;
 }
 
-export function encodeValue(v: unknown): Uint8Array {
-  return serialize(v);
-}
-
-export function decodeValue<T>(bytes: Uint8Array): T {
-  return deserialize(bytes) as T;
-}
+export { decodeValue, encodeValue };
 
 export async function openDb(db: LevelDb): Promise<void> {
   if (db.status !== 'open') await db.open();

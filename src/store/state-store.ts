@@ -1,9 +1,9 @@
 /**
  * The state store: the latest ChainState, and per height the validator set, consensus params and
  * FinalizeBlock response that RPC (`validators`, `consensus_params`, `block_results`) and the
- * handshake need. Values are v8-serialised; keys sort by height.
+ * handshake need. Values are in the stores' value encoding (value-codec.ts); keys sort by height.
  */
-import { deserialize, serialize } from 'node:v8';
+import { decodeValue, encodeValue } from './value-codec.js';
 import type { AbstractLevel } from 'abstract-level';
 import type { ResponseFinalizeBlock } from '../abci/types.js';
 import type { ChainState } from '../types/chain-state.js';
@@ -41,7 +41,7 @@ export class StateStore implements IndexedHeightStore {
 
   private async getValue<T>(key: string): Promise<T | undefined> {
     const v = await this.db.get(key, { valueEncoding: 'view' } as never);
-    return v === undefined ? undefined : (deserialize(v as unknown as Uint8Array) as T);
+    return v === undefined ? undefined : decodeValue<T>(v as unknown as Uint8Array);
   }
 
   async loadState(): Promise<ChainState | undefined> {
@@ -67,16 +67,16 @@ export class StateStore implements IndexedHeightStore {
     };
     const next = s.lastBlockHeight + 1;
     const ops: { type: 'put'; key: string; value: Uint8Array }[] = [
-      { type: 'put', key: 'state', value: serialize(stored) },
-      { type: 'put', key: `vals:${h(next)}`, value: serialize(toStored(s.validators)) },
-      { type: 'put', key: `vals:${h(next + 1)}`, value: serialize(toStored(s.nextValidators)) },
-      { type: 'put', key: `params:${h(next)}`, value: serialize(s.consensusParams) },
+      { type: 'put', key: 'state', value: encodeValue(stored) },
+      { type: 'put', key: `vals:${h(next)}`, value: encodeValue(toStored(s.validators)) },
+      { type: 'put', key: `vals:${h(next + 1)}`, value: encodeValue(toStored(s.nextValidators)) },
+      { type: 'put', key: `params:${h(next)}`, value: encodeValue(s.consensusParams) },
     ];
     await this.db.batch(ops as never, { valueEncoding: 'view' } as never);
   }
 
   async saveFinalizeBlockResponse(height: number, res: ResponseFinalizeBlock): Promise<void> {
-    await this.db.put(`abci:${h(height)}`, serialize(res) as never, { valueEncoding: 'view' } as never);
+    await this.db.put(`abci:${h(height)}`, encodeValue(res) as never, { valueEncoding: 'view' } as never);
   }
 
   async loadIndexedHeight(): Promise<number> {
@@ -84,7 +84,7 @@ export class StateStore implements IndexedHeightStore {
   }
 
   async saveIndexedHeight(height: number): Promise<void> {
-    await this.db.put('indexed-height', serialize(height) as never, { valueEncoding: 'view' } as never);
+    await this.db.put('indexed-height', encodeValue(height) as never, { valueEncoding: 'view' } as never);
   }
 
   async loadValidators(height: number): Promise<ValidatorSet | undefined> {
