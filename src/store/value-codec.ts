@@ -48,9 +48,17 @@ function ensure(n: number): void {
   buf = bigger;
 }
 
+/** A little-endian uint32 at `at`, by hand (Buffer#writeUInt32LE checks its arguments each call). */
+function put32(n: number, at: number): void {
+  buf[at] = n & 0xff;
+  buf[at + 1] = (n >>> 8) & 0xff;
+  buf[at + 2] = (n >>> 16) & 0xff;
+  buf[at + 3] = n >>> 24;
+}
+
 function u32(n: number): void {
   ensure(4);
-  buf.writeUInt32LE(n, pos);
+  put32(n, pos);
   pos += 4;
 }
 
@@ -67,20 +75,20 @@ function text(s: string): void {
       buf[at + i] = c;
     }
     if (i === len) {
-      buf.writeUInt32LE(len, pos);
+      put32(len, pos);
       pos = at + len;
       return;
     }
   }
   const n = buf.write(s, pos + 4, 'utf8');
-  buf.writeUInt32LE(n, pos);
+  put32(n, pos);
   pos += 4 + n;
 }
 
 function bytes(tag: Tag, b: Uint8Array): void {
   ensure(5 + b.length);
   buf[pos++] = tag;
-  buf.writeUInt32LE(b.length, pos);
+  put32(b.length, pos);
   buf.set(b, pos + 4);
   pos += 4 + b.length;
 }
@@ -183,9 +191,10 @@ class Reader {
   }
 
   private u32(): number {
-    const n = this.b.readUInt32LE(this.at);
+    const b = this.b;
+    const at = this.at;
     this.at += 4;
-    return n;
+    return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000;
   }
 
   private text(): string {
