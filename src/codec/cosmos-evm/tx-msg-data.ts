@@ -106,7 +106,7 @@ export function encodeMsgEthereumTxResponse(r: MsgEthereumTxResponse): Uint8Arra
 }
 
 const big = (v: Uint64 | undefined): bigint => (v === undefined ? 0n : BigInt(typeof v === 'number' ? v : v.toString()));
-const bytes = (b: Uint8Array | undefined): Uint8Array => (b === undefined ? new Uint8Array(0) : Uint8Array.from(b));
+const bytes = (b: Uint8Array | undefined): Uint8Array => (b === undefined ? new Uint8Array(0) : new Uint8Array(b));
 
 export function decodeMsgEthereumTxResponse(data: Uint8Array): MsgEthereumTxResponse {
   const o = ResponseCodec.decode(data);
@@ -134,5 +134,5 @@ export function decodeMsgEthereumTxResponse(data: Uint8Array): MsgEthereumTxResp
 /** The `tx_result.data` bytes of an Ethereum tx: TxMsgData { msg_responses: [Any(MsgEthereumTxResponse)] }. */
 export function ethereumTxResultData(r: MsgEthereumTxResponse): Uint8Array {
   // Into a buffer of its own size: the writer's pooled view would keep an 8 KiB slab alive per result.
-  return Uint8Array.from(TxMsgDataCodec.encode({ msg_responses: [{ type_url: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish());
+  return new Uint8Array(TxMsgDataCodec.encode({ msg_responses: [{ type_url: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish());
 }
