@@ -17,7 +17,6 @@ import { paramsEVM } from '@ethereumjs/evm';
 import { keccak256 } from '../crypto/keccak.js';
 import type { SupportedHardfork } from './genesis-state.js';
 
-
 /** ethereumjs `ecrecover` contract: 64-byte uncompressed public key (no 0x04 prefix); throws on a bad signature. */
 export function nativeEcrecover(
   msgHash: Uint8Array,

@@ -80,12 +80,13 @@ export class LiveStateManager extends MerkleStateManager {
   private async writeStorage(): Promise<void> {
     const items = this._caches?.storage?.flush() ?? [];
     if (items.length === 0) return;
-    // Each (contract, slot) once; the value as ethereumjs writes it: decoded, empty meaning a delete.
-    const byContract = new Map<string, { key: Uint8Array; value: Uint8Array }[]>();
+    // Each (contract, slot) once, its value as the cache holds it: RLP-encoded, as the trie stores it;
+    // absent or the encoded empty value (0x80) meaning a delete.
+    const byContract = new Map<string, { key: Uint8Array; value: Uint8Array | undefined }[]>();
     for (const [addressHex, keyHex, value] of items) {
       let slots = byContract.get(addressHex);
       if (slots === undefined) byContract.set(addressHex, (slots = []));
-      slots.push({ key: unprefixedHexToBytes(keyHex), value: RLP.decode(value ?? EMPTY) as Uint8Array });
+      slots.push({ key: unprefixedHexToBytes(keyHex), value: value === undefined || (value.length === 1 && value[0] === RLP_EMPTY) ? undefined : value });
     }
     for (const [addressHex, slots] of byContract) {
       const address = createAddressFromString(`0x${addressHex}`);
@@ -93,11 +94,11 @@ export class LiveStateManager extends MerkleStateManager {
       if (account === undefined) continue; // as ethereumjs: no account, no storage
       let root: Uint8Array;
       try {
-        root = await this.bulkRoot(account.storageRoot, slots.map((s) => this.write(s.key, s.value.length > 0 ? RLP.encode(s.value) : undefined)));
+        root = await this.bulkRoot(account.storageRoot, slots.map((s) => this.write(s.key, s.value)));
       } catch (e) {
         if (!(e instanceof UnsupportedTrieShape)) throw e;
         // Nothing was written yet: this trie takes ethereumjs's path.
-        for (const s of slots) await this._writeContractStorage(address, account, s.key, s.value);
+        for (const s of slots) await this._writeContractStorage(address, account, s.key, s.value === undefined ? EMPTY : (RLP.decode(s.value) as Uint8Array));
         continue;
       }
       account.storageRoot = root;
@@ -118,3 +119,5 @@ export class LiveStateManager extends MerkleStateManager {
 }
 
 const EMPTY = new Uint8Array(0);
+/** RLP of the empty byte string: a slot the storage cache holds as zero. */
+const RLP_EMPTY = 0x80;

@@ -16,8 +16,6 @@ import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import { startInMemoryAppChain, type AbciChain } from './abci-chain.js';
 import { DEFAULT_HUB_RPC_LADDR, HUB_PREFIX } from './hub-defaults.js';
 
-export { DEFAULT_HUB_RPC_LADDR, HUB_PREFIX };
-
 export const DEFAULT_HUB_CHAIN_ID = 'chainlethub-1';
 export const HUB_DENOM = 'uhub';
 

@@ -16,10 +16,7 @@ import { KvStoreApp } from '../apps/kvstore/kvstore-app.js';
 import type { NodeConfig } from '../config/types.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { Db } from './chain-core.js';
-
 import { DEFAULT_PROXY_APP, type AppKind } from './abci-app-kinds.js';
-
-export { APP_KINDS, DEFAULT_PROXY_APP, type AppKind } from './abci-app-kinds.js';
 
 export interface AppServerOptions {
   home: string;

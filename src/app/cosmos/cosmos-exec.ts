@@ -10,7 +10,6 @@
  * failure changes nothing. CheckTx runs the ante checks on the committed state without writing.
  * Simulate skips the fee and signature checks and meters with no limit, as the SDK does.
  */
-import { FEE_COLLECTOR } from './auth-registry.js';
 import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
 import { Address, createAccount, type Account } from '@ethereumjs/util';
 import { MsgMultiSendResponse, MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
@@ -21,7 +20,7 @@ import { MultiDenomBank, storedBalance } from '../../ibc/bank.js';
 import { runIbcMsg } from '../../ibc/handler.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 import { hostKeys } from '../../ibc/keys.js';
-import type { AuthRegistry } from './auth-registry.js';
+import { FEE_COLLECTOR, type AuthRegistry } from './auth-registry.js';
 import { coinsText, verifyCosmosSignature, type CosmosMsg, type Coin, type DecodedCosmosTx } from './cosmos-tx.js';
 import { CosmosTxError, SdkCode } from './sdk-errors.js';
 

@@ -14,7 +14,6 @@
 import { secp256k1 } from '../../crypto/secp256k1-native.js';
 import { createHash } from 'node:crypto';
 import { Address } from '@ethereumjs/util';
-import type { MsgMultiSend, MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import type { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import type { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { lazyCosmjs } from '../../codec/cosmjs-types.js';
@@ -29,7 +28,6 @@ const txV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/v1beta1/tx')>
 const signingV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/signing/v1beta1/signing')>('cosmos/tx/signing/v1beta1/signing');
 const secp256k1Keys = lazyCosmjs<typeof import('cosmjs-types/cosmos/crypto/secp256k1/keys')>('cosmos/crypto/secp256k1/keys');
 const bankTx = lazyCosmjs<typeof import('cosmjs-types/cosmos/bank/v1beta1/tx')>('cosmos/bank/v1beta1/tx');
-
 
 export const SECP256K1_PUBKEY_URL = '/cosmos.crypto.secp256k1.PubKey';
 export const ETH_SECP256K1_PUBKEY_URL = '/cosmos.evm.crypto.v1.ethsecp256k1.PubKey';

@@ -2,7 +2,6 @@
  * The relayer's view of the network's chains: a RelayChain adapter for the hub chain and for the
  * EVM chain's Cosmos face (its relayer key is eth_secp256k1, so its address is an EVM account).
  */
-import { toBech32 } from '../../crypto/bech32.js';
 import type { ChainletNode } from '../../node/node.js';
 import type { BlockStore } from '../../store/block-store.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
@@ -10,8 +9,6 @@ import type { HubChain } from '../hub-chain.js';
 import { formatRfc3339Nano, timestampToNs } from '../../types/time.js';
 import type { IndexedChain } from './packet-index.js';
 import { relayerKey } from './relayer-key.js';
-
-export { relayerAddress } from './relayer-key.js';
 import type { RelayChain } from './relayer.js';
 
 function signedHeaderOf(blockStore: BlockStore, validators: () => ValidatorSet): RelayChain['signedHeader'] {

@@ -15,7 +15,6 @@ const keysCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/crypto/secp256k1
 const signingCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/signing/v1beta1/signing')>('cosmos/tx/signing/v1beta1/signing');
 const txCodec = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/v1beta1/tx')>('cosmos/tx/v1beta1/tx');
 
-
 /** The devnet relayer's private key: sha256("chainlet-relayer") (documented in docs/network.md; funded at genesis). */
 export const RELAYER_PRIVATE_KEY: Uint8Array = createHash('sha256').update('chainlet-relayer').digest();
 

@@ -16,7 +16,6 @@ import { submitRaw } from './transaction.js';
 import type { TxArgs } from './tx-args.js';
 import { senderEnvFor } from './namespaces/senders.js';
 
-
 function signer(env: EthEnv, address: Address | undefined): DevSigner {
   const hex = address?.toString();
   const s = env.signers.find((x) => x.hex === hex);

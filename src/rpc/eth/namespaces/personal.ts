@@ -17,7 +17,6 @@ import { guarded, uintLike } from './namespace-params.js';
 import { envWithKey } from './senders.js';
 import { servicesOf } from './services.js';
 
-
 /** geth's texts. */
 export const PersonalText = {
   insecureUnlock: 'account unlock with HTTP access is forbidden',
