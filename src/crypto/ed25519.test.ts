@@ -68,6 +68,24 @@ describe('ed25519', () => {
     expect(ed25519Verify(a.publicKey, msg, bad)).toBe(false);
   });
 
+  it('answers a signature made here as OpenSSL would, also after its bytes change in place', () => {
+    const a = ed25519Generate();
+    const msg = utf8('vote sign bytes');
+    const sig = ed25519Sign(a, msg);
+    expect(ed25519Verify(a.publicKey, msg, sig)).toBe(true);
+    expect(ed25519Verify(ed25519Generate().publicKey, msg, sig)).toBe(false);
+    expect(ed25519Verify(a.publicKey, utf8('vote sign bytez'), sig)).toBe(false);
+    sig[0] = sig[0]! ^ 1; // the same array, tampered after signing
+    expect(ed25519Verify(a.publicKey, msg, sig)).toBe(false);
+    sig[0] = sig[0]! ^ 1;
+    expect(ed25519Verify(a.publicKey, msg, sig)).toBe(true);
+    // A key whose public half does not belong to its seed cannot vouch for its signatures.
+    const b = ed25519Generate();
+    const forged = ed25519Sign({ ...a, publicKey: b.publicKey }, msg);
+    expect(ed25519Verify(b.publicKey, msg, forged)).toBe(false);
+    expect(ed25519Verify(a.publicKey, msg, forged)).toBe(true);
+  });
+
   it('generates distinct keys and rejects seeds of the wrong length', () => {
     expect(ed25519Generate().seed).not.toEqual(ed25519Generate().seed);
     expect(() => ed25519FromSeed(new Uint8Array(31))).toThrow(InvalidKeyLengthError);
