@@ -20,4 +20,13 @@ describe('sha256', () => {
     expect(Object.getPrototypeOf(h)).toBe(Uint8Array.prototype);
     expect(toHex(h)).toBe(createHash('sha256').update('chainlet').digest('hex'));
   });
+
+  it('gives the digest of node:crypto on both sides of the short-input path (lengths 0–300)', () => {
+    for (let n = 0; n <= 300; n++) {
+      const data = Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) & 0xff);
+      const h = sha256(data);
+      expect(Object.getPrototypeOf(h)).toBe(Uint8Array.prototype);
+      expect(toHex(h)).toBe(createHash('sha256').update(data).digest('hex'));
+    }
+  });
 });
