@@ -13,6 +13,7 @@
  * either the previous block's state or the new one.
  */
 import type { AbstractBatchOperation, AbstractLevel, AbstractSublevel } from 'abstract-level';
+import { directTarget } from '../store/btree-level.js';
 import { rootOf } from '../store/level.js';
 import { decodeBlockRecord, encodeBlockRecord, type BlockRecord } from './block-record.js';
 import type { AppChainConfig } from './app-config.js';
@@ -113,8 +114,15 @@ export class AppStore {
     for (const a of auth) ops.push({ type: 'put', sublevel: this.auth, key: a.key, value: a.value });
     for (const [key, value] of ibc) ops.push(value === undefined ? { type: 'del', sublevel: this.ibc, key } : { type: 'put', sublevel: this.ibc, key, value });
     ops.push({ type: 'put', sublevel: this.meta, key: 'app', value: JSON.stringify(meta) });
-    // Straight to the root database: each key is prefixed once, in one pass (not once per level).
-    await this.root.batch(ops as unknown as AbstractBatchOperation<AppLevel, unknown, unknown>[]);
+    const direct = directTarget(this.root);
+    if (direct) {
+      // In memory: into the tree at once, each key under its sublevel's prefix (string keys and
+      // values UTF-8, bytes as given: the encodings these sublevels have).
+      direct.writeDirect(ops.map((o) => ({ prefix: o.sublevel.prefix, key: o.key, value: o.type === 'del' ? undefined : o.value })));
+    } else {
+      // Straight to the root database: each key is prefixed once, in one pass (not once per level).
+      await this.root.batch(ops as unknown as AbstractBatchOperation<AppLevel, unknown, unknown>[]);
+    }
     if (record !== undefined) this.remember(record);
   }
 

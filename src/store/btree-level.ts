@@ -197,6 +197,40 @@ class ValueIterator extends AbstractValueIterator<Db, Bytes, Bytes> {
   }
 }
 
+/**
+ * One write of `writeDirect`: the key under a sublevel's global `prefix` ('' for the root), a
+ * string key as UTF-8 and a byte key as its bytes; a string value as UTF-8, bytes as given, and
+ * `undefined` a delete. These are the bytes abstract-level's batch stores for a 'utf8' or 'view'
+ * key and value encoding.
+ */
+export interface DirectWrite {
+  prefix: string;
+  key: string | Uint8Array;
+  value: Uint8Array | string | undefined;
+}
+
+const utf8Encoder = new TextEncoder();
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The tree key (latin1, one char a byte) of `key` under `prefix` (ASCII, as sublevel names are). */
+function directKey(prefix: string, key: string | Uint8Array): string {
+  if (typeof key !== 'string') return prefix + toKey(key);
+  return prefix + (ASCII.test(key) ? key : Buffer.from(key, 'utf8').toString('latin1'));
+}
+
+/**
+ * The BTreeLevel under `db` (a root or a sublevel) when a write may skip abstract-level's batch:
+ * open, no prewrite hook, no 'write' listener. Its batch spreads, validates, encodes and prefixes
+ * each operation (≈ 10 µs an operation against ≈ 1.5 µs for the tree itself), and a height writes
+ * some thirty keys.
+ */
+export function directTarget(db: object): BTreeLevel<unknown, unknown> | undefined {
+  const root = ((db as { parent?: unknown }).parent ? (db as { db: object }).db : db) as BTreeLevel<unknown, unknown>;
+  if (!(root instanceof BTreeLevel) || root.status !== 'open') return undefined;
+  if (!(root.hooks.prewrite as { noop?: boolean }).noop || root.listenerCount('write') > 0) return undefined;
+  return root;
+}
+
 export interface BTreeLevelOptions {
   keyEncoding?: string;
   valueEncoding?: string;
@@ -257,6 +291,16 @@ export class BTreeLevel<K = string, V = Uint8Array> extends AbstractLevel<Bytes,
 
   async _del(key: Bytes): Promise<void> {
     this.tree.delete(toKey(key));
+  }
+
+  /** Applies `writes` at once, as one batch would (see directTarget for when that is allowed). */
+  writeDirect(writes: readonly DirectWrite[]): void {
+    const tree = this.tree;
+    for (const w of writes) {
+      const k = directKey(w.prefix, w.key);
+      if (w.value === undefined) tree.delete(k);
+      else tree.set(k, typeof w.value === 'string' ? utf8Encoder.encode(w.value) : w.value);
+    }
   }
 
   async _batch(operations: { type: 'put' | 'del'; key: Bytes; value?: Bytes }[]): Promise<void> {

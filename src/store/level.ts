@@ -5,6 +5,7 @@
  * defaults.
  */
 import type { AbstractBatchOperation, AbstractLevel } from 'abstract-level';
+import { directTarget, type DirectWrite } from './btree-level.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 
 /**
@@ -54,13 +55,24 @@ type BatchOp =
   | { type: 'del'; key: string; sublevel?: LevelDb };
 
 /**
- * Writes all puts and deletes atomically. A sublevel's batch goes straight to the root database
+ * Writes all puts and deletes atomically. On the in-memory database the writes go straight into
+ * its tree (btree-level.ts `directTarget`). Elsewhere a sublevel's batch goes straight to the root database
  * with the sublevel named per operation: the key is prefixed once, in one pass over the
  * operations, instead of once per level (each level re-validates and re-encodes every operation).
  */
 export async function writeBatch(db: LevelDb, puts: PutOp[], dels: string[] = []): Promise<void> {
   const n = puts.length + dels.length;
   if (n === 0) return;
+  const direct = directTarget(db);
+  if (direct) {
+    const prefix = (db as { prefix?: string }).prefix ?? '';
+    const writes: DirectWrite[] = new Array(n);
+    let j = 0;
+    for (const p of puts) writes[j++] = { prefix, key: p.key, value: p.value };
+    for (const key of dels) writes[j++] = { prefix, key, value: undefined };
+    direct.writeDirect(writes);
+    return;
+  }
   const root = rootOf(db);
   const sublevel = root === db ? undefined : db;
   const ops: BatchOp[] = new Array(n);

@@ -4,6 +4,7 @@
  * handshake need. Values are in the stores' value encoding (value-codec.ts); keys sort by height.
  */
 import { decodeValue, encodeValue } from './value-codec.js';
+import { asLevelDb, writeBatch, type LevelDb } from './level.js';
 import type { AbstractLevel } from 'abstract-level';
 import type { ResponseFinalizeBlock } from '../abci/types.js';
 import type { ChainState } from '../types/chain-state.js';
@@ -32,7 +33,11 @@ const toStored = (v: ValidatorSet): StoredSet => ({ validators: v.validators, pr
 const fromStored = (s: StoredSet): ValidatorSet => ValidatorSet.fromValidators(s.validators, s.proposer);
 
 export class StateStore implements IndexedHeightStore {
-  private constructor(private readonly db: Db) {}
+  private readonly level: LevelDb;
+
+  private constructor(private readonly db: Db) {
+    this.level = asLevelDb(db as unknown as LevelDb<Uint8Array>);
+  }
 
   static async open(db: Db): Promise<StateStore> {
     await db.open();
@@ -66,17 +71,16 @@ export class StateStore implements IndexedHeightStore {
       lastValidators: s.lastValidators ? toStored(s.lastValidators) : undefined,
     };
     const next = s.lastBlockHeight + 1;
-    const ops: { type: 'put'; key: string; value: Uint8Array }[] = [
-      { type: 'put', key: 'state', value: encodeValue(stored) },
-      { type: 'put', key: `vals:${h(next)}`, value: encodeValue(toStored(s.validators)) },
-      { type: 'put', key: `vals:${h(next + 1)}`, value: encodeValue(toStored(s.nextValidators)) },
-      { type: 'put', key: `params:${h(next)}`, value: encodeValue(s.consensusParams) },
-    ];
-    await this.db.batch(ops as never, { valueEncoding: 'view' } as never);
+    await writeBatch(this.level, [
+      { key: 'state', value: encodeValue(stored) },
+      { key: `vals:${h(next)}`, value: encodeValue(toStored(s.validators)) },
+      { key: `vals:${h(next + 1)}`, value: encodeValue(toStored(s.nextValidators)) },
+      { key: `params:${h(next)}`, value: encodeValue(s.consensusParams) },
+    ]);
   }
 
   async saveFinalizeBlockResponse(height: number, res: ResponseFinalizeBlock): Promise<void> {
-    await this.db.put(`abci:${h(height)}`, encodeValue(res) as never, { valueEncoding: 'view' } as never);
+    await writeBatch(this.level, [{ key: `abci:${h(height)}`, value: encodeValue(res) }]);
   }
 
   async loadIndexedHeight(): Promise<number> {
@@ -84,7 +88,7 @@ export class StateStore implements IndexedHeightStore {
   }
 
   async saveIndexedHeight(height: number): Promise<void> {
-    await this.db.put('indexed-height', encodeValue(height) as never, { valueEncoding: 'view' } as never);
+    await writeBatch(this.level, [{ key: 'indexed-height', value: encodeValue(height) }]);
   }
 
   async loadValidators(height: number): Promise<ValidatorSet | undefined> {
