@@ -155,4 +155,39 @@ describe('LiveStateManager', () => {
       expect(hex(await live.getStorage(contracts[1]!, k))).toBe(hex(i % 3 === 1 ? Uint8Array.of(0xee, i) : Uint8Array.of(i + 1)));
     }
   });
+
+  it('keeps SSTOREs in the storage cache until the flush (no trie write each), with checkpoints and reverts as MerkleStateManager', async () => {
+    const { plain, live } = plainAndLive();
+    const bytes = rng(21);
+    const c = new Address(bytes(20));
+    const [k1, k2, k3] = [bytes(32), bytes(32), bytes(32)];
+    let trieWrites = 0;
+    const writeContractStorage = (live as unknown as { _writeContractStorage: (...a: unknown[]) => Promise<void> })._writeContractStorage.bind(live);
+    (live as unknown as { _writeContractStorage: (...a: unknown[]) => Promise<void> })._writeContractStorage = (...a) => {
+      trieWrites++;
+      return writeContractStorage(...a);
+    };
+    for (const sm of [plain, live]) {
+      await sm.putAccount(c, createAccount({ nonce: 1n, balance: 0n }));
+      await sm.putStorage(c, k1, Uint8Array.of(1));
+      await sm.checkpoint();
+      await sm.putStorage(c, k1, Uint8Array.of(2));
+      await sm.putStorage(c, k2, Uint8Array.of(3));
+      expect(hex(await sm.getStorage(c, k1))).toBe('02');
+      await sm.revert();
+      expect(hex(await sm.getStorage(c, k1))).toBe('01');
+      expect(hex(await sm.getStorage(c, k2))).toBe('');
+      await sm.checkpoint();
+      await sm.putStorage(c, k3, Uint8Array.of(4));
+      await sm.commit();
+    }
+    expect(trieWrites).toBe(0);
+    expect(hex(await live.getStateRoot())).toBe(hex(await plain.getStateRoot()));
+    live.clearCaches();
+    expect(hex(await live.getStorage(c, k1))).toBe('01');
+    expect(hex(await live.getStorage(c, k2))).toBe('');
+    expect(hex(await live.getStorage(c, k3))).toBe('04');
+    await expect(live.putStorage(new Address(bytes(20)), k1, Uint8Array.of(1))).rejects.toThrow('putStorage() called on non-existing account');
+    await expect(live.putStorage(c, k1.subarray(1), Uint8Array.of(1))).rejects.toThrow('Storage key must be 32 bytes long');
+  });
 });
