@@ -60,14 +60,14 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
   if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw unsupportedTxType(type);
   let tx: TypedTransaction;
   try {
-    tx = createTxFromRLP(bytes, { common, ...TX_DECODE_OPTS });
+    tx = createTxFromRLP(bytes, { common, ...TX_DECODE_OPTS, freeze: false });
   } catch (e) {
     const chainId = envelopeChainId(bytes);
     if (chainId !== undefined && chainId !== common.chainId()) throw invalidChainId(common.chainId(), chainId);
     throw txParseError((e as Error).message);
   }
   const hash = cometHash ?? txHash(bytes);
-  return {
+  const d: DecodedEthTx = {
     kind: 'eth',
     tx,
     bytes,
@@ -76,6 +76,12 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
     ethHash: keccak256(bytes),
     protected: type !== 0 || tx.supports(Capability.EIP155ReplayProtection),
   };
+  // The VM asks the tx for its sender (runTx), and ethereumjs hashes the public key again each time
+  // with its JS keccak; this tx answers with the address recoverSender keeps. Frozen afterwards,
+  // as createTxFromRLP would have: ethereumjs caches a frozen tx's hash and public key.
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => recoverSender(d) });
+  Object.freeze(tx);
+  return d;
 }
 
 /** The nonce (EVM) or sequence (Cosmos) a tx uses: one counter per account, as on Cosmos EVM. */
