@@ -269,3 +269,43 @@ describe('EventBus', () => {
     expect(second.buffered).toBe(0);
   });
 });
+
+describe('EventBus event maps on demand', () => {
+  /** A tx result that counts how often its events are read (once per map built). */
+  function countingTx(): { tx: TxResult; reads: () => number } {
+    let reads = 0;
+    const result = execResult();
+    const events = [transfer('alice')];
+    Object.defineProperty(result, 'events', { get: () => (reads++, events) });
+    return { tx: { height: 3, index: 0, tx: new TextEncoder().encode('tx-3-0'), result }, reads: () => reads };
+  }
+
+  it('builds no map for a `tm.event` subscriber until its message is read, then once', () => {
+    const bus = new EventBus();
+    const got: EventMessage[] = [];
+    bus.subscribe('relayer', queryForEvent(EventType.Tx)).setListener((m) => got.push(m));
+    const { tx, reads } = countingTx();
+    bus.publishTx(tx);
+    expect(got).toHaveLength(1);
+    expect(reads()).toBe(0);
+    const hash = createHash('sha256').update('tx-3-0').digest('hex').toUpperCase();
+    expect(got[0]!.events).toEqual({ 'transfer.sender': ['alice'], 'transfer.amount': ['10atom'], 'tx.hash': [hash], 'tx.height': ['3'], 'tm.event': ['Tx'] });
+    expect(reads()).toBe(1);
+    expect(got[0]!.events).toBe(got[0]!.events); // built once
+    // JSON (a WebSocket envelope) sees the map as a plain property.
+    expect(JSON.parse(JSON.stringify(got[0])).events['tm.event']).toEqual(['Tx']);
+  });
+
+  it('builds the map once to match conditions, and shares it among subscribers', () => {
+    const bus = new EventBus();
+    const got: string[] = [];
+    bus.subscribe('a', `tm.event = 'Tx' AND transfer.sender = 'alice'`).setListener(() => got.push('a'));
+    bus.subscribe('b', `tm.event = 'Tx' AND transfer.sender = 'bob'`).setListener(() => got.push('b'));
+    bus.subscribe('c', `transfer.sender EXISTS`).setListener(() => got.push('c'));
+    bus.subscribe('d', queryForEvent(EventType.Tx)).setListener((m) => got.push(m.events['tx.height']![0]!));
+    const { tx, reads } = countingTx();
+    bus.publishTx(tx);
+    expect(got.sort()).toEqual(['3', 'a', 'c']);
+    expect(reads()).toBe(1);
+  });
+});

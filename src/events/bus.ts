@@ -5,7 +5,10 @@
  *
  * Publishing is on the block executor's hot path (a block of 5000 txs publishes 5000 Tx events),
  * so the bus first asks whether anyone could want the event type, from the `tm.event = 'X'`
- * condition most queries carry, and builds no event map at all otherwise.
+ * condition most queries carry, and builds no event map at all otherwise. The map is also built
+ * only on demand: a query with no condition but `tm.event = 'X'` matches every event of type X
+ * without it, and the message's `events` is built when first read (a WebSocket subscriber's
+ * envelope reads it; the relayer's and the packet index's listeners never do).
  */
 import {
   AlreadySubscribedError,
@@ -30,6 +33,7 @@ import {
   type EventDataNewBlockHeader,
   type EventDataNewEvidence,
   type EventDataValidatorSetUpdates,
+  type EventMessage,
   type EventPayloads,
   type EventTypeName,
   type TxResult,
@@ -40,6 +44,12 @@ export const DEFAULT_SUBSCRIPTION_BUFFER = 200;
 export interface SubscribeOptions {
   /** Messages a pull-mode subscription may hold before it is cancelled (default 200). */
   bufferSize?: number;
+}
+
+/** Whether `tm.event = '<type>'` is the query's only condition (so the type alone decides a match). */
+function onlyPinsType(q: Query): boolean {
+  const cs = q.ast.conditions;
+  return cs.length === 1 && cs[0]!.tag === EVENT_TYPE_KEY && cs[0]!.op === '=' && cs[0]!.arg?.kind === 'string';
 }
 
 /** The single event type a query can match, or undefined when it does not pin one. */
@@ -56,6 +66,8 @@ export class EventBus {
   /** Subscriptions whose query pins `tm.event`, by that type; the rest may match anything. */
   private readonly byType = new Map<string, Set<Subscription>>();
   private readonly anyType = new Set<Subscription>();
+  /** Subscriptions whose query is `tm.event = 'X'` alone. */
+  private readonly typeOnly = new WeakSet<Subscription>();
   private nextId = 1;
   private closedReason: string | undefined;
 
@@ -80,6 +92,7 @@ export class EventBus {
     if (subs) subs.set(key, sub);
     else this.clients.set(subscriber, new Map([[key, sub]]));
     const type = pinnedEventType(q);
+    if (onlyPinsType(q)) this.typeOnly.add(sub);
     if (type === undefined) this.anyType.add(sub);
     else {
       const set = this.byType.get(type);
@@ -139,58 +152,78 @@ export class EventBus {
    */
   publish<T extends EventTypeName>(type: T, value: EventPayloads[T], extra?: Record<string, readonly string[]>): void {
     if (!this.wants(type)) return;
-    const events: Record<string, string[]> = {};
-    if (extra) for (const [k, vs] of Object.entries(extra)) events[k] = [...vs];
-    this.dispatch({ type, value } as EventData, events);
+    this.dispatch({ type, value } as EventData, () => {
+      const events: Record<string, string[]> = {};
+      if (extra) for (const [k, vs] of Object.entries(extra)) events[k] = [...vs];
+      return events;
+    });
   }
 
   /** NewBlock: `tm.event` plus the flattened FinalizeBlock events. */
   publishNewBlock(data: EventDataNewBlock): void {
     if (!this.wants(EventType.NewBlock)) return;
-    const events = flattenEvents(data.resultFinalizeBlock.events);
-    this.dispatch({ type: EventType.NewBlock, value: data }, events);
+    this.dispatch({ type: EventType.NewBlock, value: data }, () => flattenEvents(data.resultFinalizeBlock.events));
   }
 
   publishNewBlockHeader(data: EventDataNewBlockHeader): void {
     if (!this.wants(EventType.NewBlockHeader)) return;
-    this.dispatch({ type: EventType.NewBlockHeader, value: data }, {});
+    this.dispatch({ type: EventType.NewBlockHeader, value: data }, () => ({}));
   }
 
   /** NewBlockEvents: `tm.event` plus the flattened block events. */
   publishNewBlockEvents(data: EventDataNewBlockEvents): void {
     if (!this.wants(EventType.NewBlockEvents)) return;
-    this.dispatch({ type: EventType.NewBlockEvents, value: data }, flattenEvents(data.events));
+    this.dispatch({ type: EventType.NewBlockEvents, value: data }, () => flattenEvents(data.events));
   }
 
   publishNewEvidence(data: EventDataNewEvidence): void {
     if (!this.wants(EventType.NewEvidence)) return;
-    this.dispatch({ type: EventType.NewEvidence, value: data }, {});
+    this.dispatch({ type: EventType.NewEvidence, value: data }, () => ({}));
   }
 
   /** Tx: `tm.event`, `tx.hash` (upper-case hex SHA-256), `tx.height` and the flattened tx events. */
   publishTx(txResult: TxResult): void {
     if (!this.wants(EventType.Tx)) return;
-    const events = flattenEvents(txResult.result.events);
-    appendEvent(events, TX_HASH_KEY, toHexUpper(txHash(txResult.tx)));
-    appendEvent(events, TX_HEIGHT_KEY, String(txResult.height));
-    this.dispatch({ type: EventType.Tx, value: { txResult } }, events);
+    this.dispatch({ type: EventType.Tx, value: { txResult } }, () => {
+      const events = flattenEvents(txResult.result.events);
+      appendEvent(events, TX_HASH_KEY, toHexUpper(txHash(txResult.tx)));
+      appendEvent(events, TX_HEIGHT_KEY, String(txResult.height));
+      return events;
+    });
   }
 
   publishValidatorSetUpdates(data: EventDataValidatorSetUpdates): void {
     if (!this.wants(EventType.ValidatorSetUpdates)) return;
-    this.dispatch({ type: EventType.ValidatorSetUpdates, value: data }, {});
+    this.dispatch({ type: EventType.ValidatorSetUpdates, value: data }, () => ({}));
   }
 
-  /** Appends `tm.event` and hands the message to every matching subscription. */
-  private dispatch(data: EventData, events: Record<string, string[]>): void {
+  /**
+   * Hands the message to every matching subscription. `build` makes the event map (without
+   * `tm.event`, appended here); it runs at most once, when a query or a reader first needs the map.
+   */
+  private dispatch(data: EventData, build: () => Record<string, string[]>): void {
     if (this.closedReason !== undefined) return;
-    appendEvent(events, EVENT_TYPE_KEY, data.type);
-    const message = { data, events };
+    let events: Record<string, string[]> | undefined;
+    const eventMap = (): Record<string, string[]> => {
+      if (events === undefined) {
+        events = build();
+        appendEvent(events, EVENT_TYPE_KEY, data.type);
+      }
+      return events;
+    };
+    const message: EventMessage = {
+      data,
+      get events() {
+        return eventMap();
+      },
+    };
     // Snapshot: listeners may (un)subscribe while we deliver.
     const pinned = this.byType.get(data.type);
     const targets = pinned ? [...pinned, ...this.anyType] : [...this.anyType];
     for (const sub of targets) {
-      if (!sub.canceled && sub.query.matches(events)) sub.deliver(message);
+      if (sub.canceled) continue;
+      // A pinned subscription is in byType under this very type: `tm.event = 'X'` alone holds.
+      if ((pinned?.has(sub) === true && this.typeOnly.has(sub)) || sub.query.matches(eventMap())) sub.deliver(message);
     }
   }
 
