@@ -54,4 +54,21 @@ describe('IndexerService', () => {
     expect(heights).toEqual([1, 2]);
     expect(has).toBe(true);
   });
+
+  it('writes at once, without a turn of the event loop, what is queued when someone flushes; later blocks wait their turn again', async () => {
+    const { s, tx, marker } = await service();
+    let turned = false;
+    setImmediate(() => (turned = true));
+    s.enqueue(1, [result(1)], events);
+    s.enqueue(2, [result(2)], events);
+    await s.flush();
+    expect(turned).toBe(false);
+    expect(marker()).toBe(2);
+    s.enqueue(3, [result(3)], events);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(marker()).toBe(2);
+    expect((await s.readers.tx!.get(txHash(result(3).tx)))?.height).toBe(3); // a reader hurries it
+    expect(turned).toBe(false);
+    expect((await tx.get(txHash(result(1).tx)))?.height).toBe(1);
+  });
 });
