@@ -7,7 +7,9 @@
  *   http        over the node's JSON-RPC server (fetch, keep-alive)
  *
  * Workloads: ETH transfers and ERC20 transfers. Prints ms per tx and tx/s per path, and, last, one
- * JSON line with every figure. Env: BENCH_N (txs per workload and path, default 500).
+ * JSON line with every figure. Env: BENCH_N (txs per workload and path, default 500), BENCH_WARMUP
+ * (untimed ETH transfers sent first on each path, default 0: the default figure includes the JIT's
+ * warm-up, as a fresh node's first txs do; some hundreds give the steady state).
  */
 import { bytesToHex, type Hex } from 'viem';
 import { createAddressFromString, createContractAddress } from '@ethereumjs/util';
@@ -17,6 +19,7 @@ import type { ChainletNode } from '../src/node/node.js';
 import { startTestNode } from '../test/helpers/node.js';
 
 const N = Number(process.env['BENCH_N'] ?? 500);
+const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 0);
 
 type Send = (method: string, params: unknown[]) => Promise<unknown>;
 
@@ -53,6 +56,7 @@ async function run(node: ChainletNode, via: 'inProcess' | 'http'): Promise<Recor
   const provider = via === 'inProcess' ? createEip1193Provider(node) : undefined;
   const send: Send = provider ? (method, params) => provider.request({ method, params }) : httpSend(node.urls.jsonRpc!);
   let nonce = BigInt((await send('eth_getTransactionCount', [DEV_ADDRESS_0, 'latest'])) as string);
+  if (WARMUP > 0) await loop(`${via} warm-up (untimed)`, send, Array.from({ length: WARMUP }, () => signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: nonce++ })));
   const eth = Array.from({ length: N }, () => signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: nonce++ }));
   const ethFig = await loop(`${via} ETH transfer`, send, eth);
   const token = createContractAddress(createAddressFromString(DEV_ADDRESS_0), nonce).toString();
@@ -65,10 +69,10 @@ async function run(node: ChainletNode, via: 'inProcess' | 'http'): Promise<Recor
 
 const node = await startTestNode();
 try {
-  console.log(`bench:seq — N=${N} per workload, automine, one tx at a time (send + receipt)`);
+  console.log(`bench:seq — N=${N} per workload${WARMUP > 0 ? `, after ${WARMUP} untimed` : ''}, automine, one tx at a time (send + receipt)`);
   const inProcess = await run(node, 'inProcess');
   const http = await run(node, 'http');
-  console.log(JSON.stringify({ bench: 'seq', n: N, node: process.version, inProcess, http }));
+  console.log(JSON.stringify({ bench: 'seq', n: N, warmup: WARMUP, node: process.version, inProcess, http }));
 } finally {
   await node.stop();
 }
