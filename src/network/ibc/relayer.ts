@@ -104,7 +104,6 @@ export class Relayer {
   /** Packets by `<source chain id>/<sequence>` (one channel per chain pair). */
   private readonly packets = new Map<string, TrackedPacket & { from: 'a' | 'b' }>();
   private running: Promise<void> = Promise.resolve();
-  private again = false;
   private scheduled = false;
   private stopped = false;
   private _paused = false;
