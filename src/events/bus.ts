@@ -46,12 +46,6 @@ export interface SubscribeOptions {
   bufferSize?: number;
 }
 
-/** Whether `tm.event = '<type>'` is the query's only condition (so the type alone decides a match). */
-function onlyPinsType(q: Query): boolean {
-  const cs = q.ast.conditions;
-  return cs.length === 1 && cs[0]!.tag === EVENT_TYPE_KEY && cs[0]!.op === '=' && cs[0]!.arg?.kind === 'string';
-}
-
 /** The single event type a query can match, or undefined when it does not pin one. */
 function pinnedEventType(q: Query): string | undefined {
   for (const c of q.ast.conditions) {
@@ -66,7 +60,7 @@ export class EventBus {
   /** Subscriptions whose query pins `tm.event`, by that type; the rest may match anything. */
   private readonly byType = new Map<string, Set<Subscription>>();
   private readonly anyType = new Set<Subscription>();
-  /** Subscriptions whose query is `tm.event = 'X'` alone. */
+  /** Subscriptions whose query is `tm.event = 'X'` alone (always in byType, never in anyType). */
   private readonly typeOnly = new WeakSet<Subscription>();
   private nextId = 1;
   private closedReason: string | undefined;
@@ -92,7 +86,7 @@ export class EventBus {
     if (subs) subs.set(key, sub);
     else this.clients.set(subscriber, new Map([[key, sub]]));
     const type = pinnedEventType(q);
-    if (onlyPinsType(q)) this.typeOnly.add(sub);
+    if (type !== undefined && q.ast.conditions.length === 1) this.typeOnly.add(sub);
     if (type === undefined) this.anyType.add(sub);
     else {
       const set = this.byType.get(type);
@@ -222,8 +216,8 @@ export class EventBus {
     const targets = pinned ? [...pinned, ...this.anyType] : [...this.anyType];
     for (const sub of targets) {
       if (sub.canceled) continue;
-      // A pinned subscription is in byType under this very type: `tm.event = 'X'` alone holds.
-      if ((pinned?.has(sub) === true && this.typeOnly.has(sub)) || sub.query.matches(eventMap())) sub.deliver(message);
+      // A `tm.event = 'X'`-only subscription is here because X is this event's type: it matches.
+      if (this.typeOnly.has(sub) || sub.query.matches(eventMap())) sub.deliver(message);
     }
   }
 

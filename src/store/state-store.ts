@@ -3,8 +3,7 @@
  * FinalizeBlock response that RPC (`validators`, `consensus_params`, `block_results`) and the
  * handshake need. Values are in the stores' value encoding (value-codec.ts); keys sort by height.
  */
-import { decodeValue, encodeValue } from './value-codec.js';
-import { asLevelDb, writeBatch, type LevelDb } from './level.js';
+import { asLevelDb, encodeValue, getValue, writeBatch, type LevelDb } from './level.js';
 import type { AbstractLevel } from 'abstract-level';
 import type { ResponseFinalizeBlock } from '../abci/types.js';
 import type { ChainState } from '../types/chain-state.js';
@@ -33,24 +32,15 @@ const toStored = (v: ValidatorSet): StoredSet => ({ validators: v.validators, pr
 const fromStored = (s: StoredSet): ValidatorSet => ValidatorSet.fromValidators(s.validators, s.proposer);
 
 export class StateStore implements IndexedHeightStore {
-  private readonly level: LevelDb;
-
-  private constructor(private readonly db: Db) {
-    this.level = asLevelDb(db as unknown as LevelDb<Uint8Array>);
-  }
+  private constructor(private readonly db: LevelDb) {}
 
   static async open(db: Db): Promise<StateStore> {
     await db.open();
-    return new StateStore(db);
-  }
-
-  private async getValue<T>(key: string): Promise<T | undefined> {
-    const v = await this.db.get(key, { valueEncoding: 'view' } as never);
-    return v === undefined ? undefined : decodeValue<T>(v as unknown as Uint8Array);
+    return new StateStore(asLevelDb(db as unknown as LevelDb<Uint8Array>));
   }
 
   async loadState(): Promise<ChainState | undefined> {
-    const s = await this.getValue<StoredState>('state');
+    const s = await getValue<StoredState>(this.db, 'state');
     if (!s) return undefined;
     return {
       ...s,
@@ -71,7 +61,7 @@ export class StateStore implements IndexedHeightStore {
       lastValidators: s.lastValidators ? toStored(s.lastValidators) : undefined,
     };
     const next = s.lastBlockHeight + 1;
-    await writeBatch(this.level, [
+    await writeBatch(this.db, [
       { key: 'state', value: encodeValue(stored) },
       { key: `vals:${h(next)}`, value: encodeValue(toStored(s.validators)) },
       { key: `vals:${h(next + 1)}`, value: encodeValue(toStored(s.nextValidators)) },
@@ -80,27 +70,27 @@ export class StateStore implements IndexedHeightStore {
   }
 
   async saveFinalizeBlockResponse(height: number, res: ResponseFinalizeBlock): Promise<void> {
-    await writeBatch(this.level, [{ key: `abci:${h(height)}`, value: encodeValue(res) }]);
+    await writeBatch(this.db, [{ key: `abci:${h(height)}`, value: encodeValue(res) }]);
   }
 
   async loadIndexedHeight(): Promise<number> {
-    return (await this.getValue<number>('indexed-height')) ?? 0;
+    return (await getValue<number>(this.db, 'indexed-height')) ?? 0;
   }
 
   async saveIndexedHeight(height: number): Promise<void> {
-    await writeBatch(this.level, [{ key: 'indexed-height', value: encodeValue(height) }]);
+    await writeBatch(this.db, [{ key: 'indexed-height', value: encodeValue(height) }]);
   }
 
   async loadValidators(height: number): Promise<ValidatorSet | undefined> {
-    const v = await this.getValue<StoredSet>(`vals:${h(height)}`);
+    const v = await getValue<StoredSet>(this.db, `vals:${h(height)}`);
     return v ? fromStored(v) : undefined;
   }
 
   async loadConsensusParams(height: number): Promise<ConsensusParams | undefined> {
-    return this.getValue<ConsensusParams>(`params:${h(height)}`);
+    return getValue<ConsensusParams>(this.db, `params:${h(height)}`);
   }
 
   async loadFinalizeBlockResponse(height: number): Promise<ResponseFinalizeBlock | undefined> {
-    return this.getValue<ResponseFinalizeBlock>(`abci:${h(height)}`);
+    return getValue<ResponseFinalizeBlock>(this.db, `abci:${h(height)}`);
   }
 }
