@@ -4,7 +4,7 @@ import { Address, createAccount } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
 import { logAccountWrites } from './account-write-log.js';
-import { bulkUpdate, bytesToNibbles, compareNibbles, type TrieWrite } from './bulk-trie.js';
+import { bulkUpdate, bytesToNibbles, compareNibbles, MissingTrieNode, readTrie, type TrieWrite } from './bulk-trie.js';
 import { createChainCommon } from './chain-common.js';
 import { LiveStateManager } from './live-state.js';
 
@@ -92,6 +92,50 @@ describe('bulkUpdate', () => {
     const one = new Map([[hex(keys[0]!), Uint8Array.of(1)]]);
     expect(hex(await bulkRoot(fresh, one))).toBe(hex(await sequentialRoot(fresh, one)));
     expect(hex(await bulkRoot(fresh, new Map()))).toBe(hex(fresh.EMPTY_TRIE_ROOT));
+  });
+});
+
+describe('readTrie', () => {
+  it('reads what MerklePatriciaTrie.get reads: present keys, absent keys off every kind of node, embedded leaves, the empty trie', async () => {
+    for (let round = 0; round < 30; round++) {
+      const bytes = rng(1000 + round);
+      const trie = newTrie();
+      const keys: Uint8Array[] = [];
+      const count = round % 6 === 0 ? 0 : (bytes(1)[0]! % 150) + 1;
+      for (let i = 0; i < count; i++) {
+        // Long shared prefixes (extensions), short values (leaves embedded in their parent).
+        const key = i > 0 && bytes(1)[0]! < 80 ? Uint8Array.from([...keys[i - 1]!.subarray(0, 1 + (bytes(1)[0]! % 30)), ...bytes(31)]).subarray(0, 32) : bytes(32);
+        keys.push(key);
+        await trie.put(key, bytes((bytes(1)[0]! % 60) + 1));
+      }
+      const db = trie.database();
+      const store = { get: (h: Uint8Array) => db.get(h) as Promise<Uint8Array | undefined> };
+      const probes = [
+        ...keys,
+        ...keys.map((k) => Uint8Array.from([...k.subarray(0, 31), k[31]! ^ 1])), // off a leaf or a branch at the last nibbles
+        ...keys.map((k) => Uint8Array.from([...k.subarray(0, 10), ...bytes(22)])), // off an extension or a branch higher up
+        ...Array.from({ length: 20 }, () => bytes(32)),
+      ];
+      for (const k of probes) {
+        const want = await trie.get(k);
+        const got = await readTrie(store, trie.root(), trie.EMPTY_TRIE_ROOT, bytesToNibbles(k));
+        expect(got === null ? null : hex(got), `round ${round} key ${hex(k)}`).toBe(want === null ? null : hex(want));
+      }
+    }
+  });
+
+  it('hands out a copy of the value and throws MissingTrieNode for a node the store lacks', async () => {
+    const bytes = rng(7);
+    const trie = newTrie();
+    const keys = Array.from({ length: 40 }, () => bytes(32));
+    for (const k of keys) await trie.put(k, bytes(50));
+    const db = trie.database();
+    const store = { get: (h: Uint8Array) => db.get(h) as Promise<Uint8Array | undefined> };
+    const got = (await readTrie(store, trie.root(), trie.EMPTY_TRIE_ROOT, bytesToNibbles(keys[0]!)))!;
+    got.fill(0);
+    expect(hex((await trie.get(keys[0]!))!)).not.toBe(hex(got));
+    const missing = { get: async () => undefined };
+    await expect(readTrie(missing, trie.root(), trie.EMPTY_TRIE_ROOT, bytesToNibbles(keys[0]!))).rejects.toBeInstanceOf(MissingTrieNode);
   });
 });
 

@@ -18,8 +18,8 @@
  * Only tries whose keys all have the same length (hashed keys) are handled; a branch holding a value
  * throws UnsupportedTrieShape, and the caller falls back to one `put` per key.
  */
-import { RLP } from '@ethereumjs/rlp';
 import { rlpEncode, type RlpItem } from './rlp-encode.js';
+import { rlpDecodeView } from './rlp-view.js';
 
 /** Reads and writes trie nodes by hash. */
 export interface TrieNodeStore {
@@ -103,6 +103,44 @@ export async function bulkUpdate(
   const hash = t.commitRoot(next);
   await store.putMany(t.written);
   return hash;
+}
+
+/**
+ * The value under `nibbles` in the trie at `root` (a copy), or null: one walk down the path, each
+ * node read from `store` and decoded as bulkUpdate decodes it. (MerklePatriciaTrie.get walks with a
+ * WalkController: a promise, a task queue and a node object each step.) Throws UnsupportedTrieShape
+ * for a node decodeNode does not take (a branch holding a value), MissingTrieNode for a node the
+ * store lacks.
+ */
+export async function readTrie(store: Pick<TrieNodeStore, 'get'>, root: Uint8Array, emptyRoot: Uint8Array, nibbles: Uint8Array): Promise<Uint8Array | null> {
+  let ref: Ref = bytesEqual(root, emptyRoot) ? null : root;
+  let depth = 0;
+  for (;;) {
+    if (ref === null) return null;
+    let node: TrieNode;
+    if (ref instanceof Uint8Array) {
+      const bytes = await store.get(ref);
+      if (bytes === undefined) throw new MissingTrieNode(ref);
+      node = decodeNode(rlpDecodeView(bytes));
+    } else {
+      node = ref; // embedded in its parent
+    }
+    switch (node.kind) {
+      case 'branch':
+        if (depth >= nibbles.length) return null;
+        ref = node.children[nibbles[depth]!]!;
+        depth++;
+        break;
+      case 'ext':
+        if (!startsWith(nibbles, node.path, depth)) return null;
+        depth += node.path.length;
+        ref = node.child;
+        break;
+      case 'leaf':
+        // A copy: the node's decoded items are views into the stored bytes.
+        return depth + node.path.length === nibbles.length && startsWith(nibbles, node.path, depth) ? node.value.slice() : null;
+    }
+  }
 }
 
 class BulkTrie {
@@ -227,7 +265,7 @@ class BulkTrie {
     if (ref === null || !(ref instanceof Uint8Array)) return ref;
     const bytes = await this.store.get(ref);
     if (bytes === undefined) throw new MissingTrieNode(ref);
-    return decodeNode(RLP.decode(bytes) as RlpItem);
+    return decodeNode(rlpDecodeView(bytes));
   }
 
   /** Encodes and stores the root (always by hash); returns its hash. */

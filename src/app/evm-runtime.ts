@@ -23,6 +23,7 @@ import type { LevelTrieDB } from './trie-db.js';
 import { logAccountWrites, type AccountWriteLog } from './account-write-log.js';
 import { CommittedState } from './committed-state.js';
 import { LiveStateManager } from './live-state.js';
+import { FastReadStateManager } from './fast-read-state.js';
 import { speedUpEvm } from './interpreter/fast-evm.js';
 
 export interface EvmRuntime {
@@ -66,12 +67,12 @@ export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts,
  * first flush them into the trie.
  */
 export function checkStateAt(trieDb: LevelTrieDB, common: Common, root: Uint8Array | undefined): MerkleStateManager {
-  return new MerkleStateManager({ common, trie: openTrie(trieDb, common, root), caches: new Caches({ storage: { size: 0 } }) });
+  return new FastReadStateManager({ common, trie: openTrie(trieDb, common, root), caches: new Caches({ storage: { size: 0 } }) });
 }
 
 /** An independent state manager at `root`: it reads the shared nodes and keeps its writes private. */
 export function stateManagerAt(trieDb: LevelTrieDB, common: Common, root: Uint8Array): MerkleStateManager {
-  return new MerkleStateManager({ common, trie: openTrie(new OverlayTrieDB(trieDb), common, root), caches: new Caches() });
+  return new FastReadStateManager({ common, trie: openTrie(new OverlayTrieDB(trieDb), common, root), caches: new Caches() });
 }
 
 function openTrie(db: DB<string, Uint8Array>, common: Common, root: Uint8Array | undefined): MerklePatriciaTrie {

@@ -5,16 +5,17 @@
  * the writes are the same, and so are the roots (checked against one `put` per key in
  * bulk-trie.test.ts, and block by block against a reference app in fast-execution.test.ts).
  */
-import { MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
+import type { MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import { RLP } from '@ethereumjs/rlp';
 import { createAddressFromString, EthereumJSErrorWithoutCode, unpadBytes, unprefixedHexToBytes, type Address } from '@ethereumjs/util';
 import { keccak256 } from '../crypto/keccak.js';
 import type { AccountWriteLog } from './account-write-log.js';
 import { bulkUpdate, bytesToNibbles, compareNibbles, UnsupportedTrieShape, type TrieWrite } from './bulk-trie.js';
+import { FastReadStateManager } from './fast-read-state.js';
 
 type Deferred = ReturnType<AccountWriteLog['takeDeferred']>;
 
-export class LiveStateManager extends MerkleStateManager {
+export class LiveStateManager extends FastReadStateManager {
   /**
    * `accounts` must be the account cache of `opts.caches`. `bulkStorage: false` flushes storage as
    * ethereumjs does (one `put` per slot): the reference the tests compare with.
