@@ -14,7 +14,8 @@
  * in; `reset` (db reload, snapshot revert) forgets them all. Bounded: the oldest go first.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { createAccountFromRLP, type Account, type Address } from '@ethereumjs/util';
+import type { Account, Address } from '@ethereumjs/util';
+import { accountFromRlp } from './fast-read-state.js';
 
 /** Reads of the committed state (what CheckTx and PrepareProposal need). */
 export interface CommittedReader {
@@ -58,7 +59,7 @@ export class CommittedState implements CommittedReader {
   async getAccount(address: Address): Promise<Account | undefined> {
     const key = addressKey(address);
     const rlp = this.accounts.get(key);
-    if (rlp !== undefined) return rlp === NO_ACCOUNT ? undefined : createAccountFromRLP(rlp);
+    if (rlp !== undefined) return rlp === NO_ACCOUNT ? undefined : accountFromRlp(rlp);
     const epoch = this.epoch;
     const account = await this.trie.getAccount(address);
     if (epoch === this.epoch) this.remember(key, account === undefined ? NO_ACCOUNT : account.serialize());

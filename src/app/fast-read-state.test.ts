@@ -1,8 +1,8 @@
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, createAccount } from '@ethereumjs/util';
+import { Address, createAccount, createAccountFromRLP } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { createChainCommon } from './chain-common.js';
-import { FastReadStateManager } from './fast-read-state.js';
+import { accountFromRlp, FastReadStateManager } from './fast-read-state.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const address = (i: number) => new Address(Uint8Array.from({ length: 20 }, (_, k) => (k === 0 ? 0xaa : (i * 31 + k * 7) & 0xff)));
@@ -40,5 +40,18 @@ describe('FastReadStateManager', () => {
       }
     }
     await expect(fast.getStorage(address(0), new Uint8Array(31))).rejects.toThrow('Storage key must be 32 bytes long');
+  });
+});
+
+describe('accountFromRlp', () => {
+  it('gives the account createAccountFromRLP gives, with hashes of its own', () => {
+    for (const fields of [{}, { nonce: 1n, balance: 0n }, { nonce: 2n ** 64n - 1n, balance: 10n ** 30n, storageRoot: new Uint8Array(32).fill(7), codeHash: new Uint8Array(32).fill(9) }]) {
+      const rlp = createAccount(fields).serialize();
+      const a = accountFromRlp(rlp);
+      expect(hex(a.serialize())).toBe(hex(createAccountFromRLP(rlp).serialize()));
+      a.storageRoot.fill(1);
+      expect(hex(accountFromRlp(rlp).serialize())).toBe(hex(rlp));
+    }
+    expect(() => accountFromRlp(Uint8Array.of(0x80))).toThrow('Must be array');
   });
 });

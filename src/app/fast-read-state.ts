@@ -6,20 +6,21 @@
  *
  * getAccount and getStorage are upstream's (@ethereumjs/statemanager 10.1.3) line by line but for
  * the trie read: same cache reads and writes, same values. A trie shape readTrie does not take goes
- * to the trie's own `get`.
+ * to the trie's own `get`. Accounts decode with the view decoder (accountFromRlp).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { createAccountFromRLP, EthereumJSErrorWithoutCode, type Account, type Address } from '@ethereumjs/util';
+import { Account, bytesToBigInt, EthereumJSErrorWithoutCode, type Address } from '@ethereumjs/util';
 import { bytesToNibbles, readTrie, UnsupportedTrieShape } from './bulk-trie.js';
+import { rlpDecodeView } from './rlp-view.js';
 
 export class FastReadStateManager extends MerkleStateManager {
   override async getAccount(address: Address): Promise<Account | undefined> {
     const elem = this._caches?.account?.get(address);
-    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
+    if (elem !== undefined) return elem.accountRLP !== undefined ? accountFromRlp(elem.accountRLP) : undefined;
     const rlp = await trieGet(this._trie, address.bytes);
-    const account = rlp !== null ? createAccountFromRLP(rlp) : undefined;
+    const account = rlp !== null ? accountFromRlp(rlp) : undefined;
     this._caches?.account?.put(address, account);
     return account;
   }
@@ -34,6 +35,17 @@ export class FastReadStateManager extends MerkleStateManager {
     this._caches?.storage?.put(address, key, value ?? Uint8Array.of(0x80));
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
   }
+}
+
+/**
+ * createAccountFromRLP (@ethereumjs/util) with the view decoder: the account cache hands out each
+ * account this way on every read. The two hashes are copied (an Account owns its arrays).
+ */
+export function accountFromRlp(rlp: Uint8Array): Account {
+  const values = rlpDecodeView(rlp);
+  if (!Array.isArray(values)) throw EthereumJSErrorWithoutCode('Invalid serialized account input. Must be array');
+  const [nonce, balance, storageRoot, codeHash] = values as Uint8Array[];
+  return new Account(bytesToBigInt(nonce!), bytesToBigInt(balance!), storageRoot?.slice(), codeHash?.slice());
 }
 
 /** `trie.get(key)` by readTrie, the key hashed as the trie hashes it. */

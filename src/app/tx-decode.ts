@@ -11,9 +11,20 @@ import { keccak256 } from '../crypto/keccak.js';
 import { txHash } from '../types/txs.js';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import {
+  Capability,
+  create1559FeeMarketTxFromBytesArray,
+  createAccessList2930TxFromBytesArray,
+  createEOACode7702TxFromBytesArray,
+  createLegacyTxFromBytesArray,
+  createTxFromRLP,
+  type TxOptions,
+  type TxValuesArray,
+  type TypedTransaction,
+} from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { TX_DECODE_OPTS } from './chain-common.js';
+import { rlpDecodeView } from './rlp-view.js';
 import { invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
 import { decodeCosmosTx, looksLikeTxRaw, type DecodedCosmosTx } from './cosmos/cosmos-tx.js';
 import { CosmosTxError } from './cosmos/sdk-errors.js';
@@ -60,7 +71,7 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
   if (type !== 0 && !SUPPORTED_TYPES.has(type)) throw unsupportedTxType(type);
   let tx: TypedTransaction;
   try {
-    tx = createTxFromRLP(bytes, { common, ...TX_DECODE_OPTS, freeze: false });
+    tx = txFromRlp(bytes, type, { common, ...TX_DECODE_OPTS, freeze: false });
   } catch (e) {
     const chainId = envelopeChainId(bytes);
     if (chainId !== undefined && chainId !== common.chainId()) throw invalidChainId(common.chainId(), chainId);
@@ -82,6 +93,34 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
   Object.defineProperty(tx, 'getSenderAddress', { value: () => recoverSender(d) });
   Object.freeze(tx);
   return d;
+}
+
+/**
+ * createTxFromRLP for the supported types, with the fields decoded as views into `bytes` (which the
+ * decoded tx keeps) instead of copies: @ethereumjs/rlp copies each field and makes an object per
+ * item. Whatever this does not take (a malformed encoding, fields the constructor refuses) goes
+ * through createTxFromRLP, so a refusal reads exactly as before.
+ */
+function txFromRlp(bytes: Uint8Array, type: number, opts: TxOptions): TypedTransaction {
+  try {
+    const values = rlpDecodeView(type === 0 ? bytes : bytes.subarray(1));
+    if (Array.isArray(values)) {
+      const fields = values as TxValuesArray[keyof TxValuesArray];
+      switch (type) {
+        case 0:
+          return createLegacyTxFromBytesArray(fields as TxValuesArray[0], opts);
+        case 1:
+          return createAccessList2930TxFromBytesArray(fields as TxValuesArray[1], opts);
+        case 2:
+          return create1559FeeMarketTxFromBytesArray(fields as TxValuesArray[2], opts);
+        case 4:
+          return createEOACode7702TxFromBytesArray(fields as TxValuesArray[4], opts);
+      }
+    }
+  } catch {
+    // createTxFromRLP below reports it.
+  }
+  return createTxFromRLP(bytes, opts);
 }
 
 /** The nonce (EVM) or sequence (Cosmos) a tx uses: one counter per account, as on Cosmos EVM. */
