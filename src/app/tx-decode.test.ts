@@ -24,14 +24,14 @@ describe('decodeAppTx', () => {
   it('decodes every supported type as createTxFromRLP does, and refuses malformed bytes with its message', () => {
     const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
     const key = hexToBytes(DEV_KEY_0);
-    const to = DEV_ADDRESS_1;
-    const accessList = [{ address: DEV_ADDRESS_1, storageKeys: ['0x' + '11'.repeat(32)] }];
+    const to = DEV_ADDRESS_1 as `0x${string}`;
+    const accessList = [{ address: to, storageKeys: [`0x${'11'.repeat(32)}` as const] }];
     const base = { nonce: 3n, gasLimit: 50_000n, to, value: 7n, data: '0xabcdef' as const };
     const txs = [
       createTx({ ...base, gasPrice: 10n ** 9n }, { common }), // legacy, EIP-155
       createTx({ ...base, type: 1, gasPrice: 10n ** 9n, accessList }, { common }),
       createTx({ ...base, type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, accessList }, { common }),
-      createTx({ ...base, type: 4, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, authorizationList: [{ chainId: '0x2328', address: DEV_ADDRESS_1, nonce: '0x1', yParity: '0x1', r: '0x' + '22'.repeat(32), s: '0x' + '33'.repeat(31) }] }, { common }),
+      createTx({ ...base, type: 4, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, authorizationList: [{ chainId: '0x2328', address: to, nonce: '0x1', yParity: '0x1', r: `0x${'22'.repeat(32)}`, s: `0x${'33'.repeat(31)}` }] }, { common }),
     ].map((t) => t.sign(key).serialize());
     for (const bytes of txs) {
       const d = decodeAppTx(bytes, common) as DecodedEthTx;
