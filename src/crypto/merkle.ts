@@ -22,15 +22,27 @@ export interface MerkleProof {
 const MAX_AUNTS = 100;
 const EMPTY = new Uint8Array(0);
 
-// One copy into a prefixed buffer and a one-shot hash beat a streaming Hash object here.
+// One copy into a prefixed buffer and a one-shot hash beat a streaming Hash object here. The buffer
+// is reused (sha256 reads it at once): a typed array of more than 64 bytes, as every inner node's
+// 65, gets an ArrayBuffer of its own, 1.3 µs to allocate and free here against 0.03 µs for 64 bytes.
+const SCRATCH_MAX = 64 * 1024;
+let scratch = new Uint8Array(256);
+
+function hashInput(n: number): Uint8Array {
+  if (n > SCRATCH_MAX) return new Uint8Array(n);
+  if (scratch.length < n) scratch = new Uint8Array(Math.min(SCRATCH_MAX, Math.max(n, scratch.length * 2)));
+  return scratch.subarray(0, n);
+}
+
 function leafHash(leaf: Uint8Array): Uint8Array {
-  const buf = new Uint8Array(1 + leaf.length);
-  buf.set(leaf, 1); // buf[0] = 0x00
+  const buf = hashInput(1 + leaf.length);
+  buf[0] = 0x00;
+  buf.set(leaf, 1);
   return sha256(buf);
 }
 
 function innerHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  const buf = new Uint8Array(1 + left.length + right.length);
+  const buf = hashInput(1 + left.length + right.length);
   buf[0] = 0x01;
   buf.set(left, 1);
   buf.set(right, 1 + left.length);
