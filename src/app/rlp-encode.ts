@@ -2,13 +2,17 @@
  * RLP encoding of byte strings and nested lists into one buffer: a first pass measures every list,
  * a second writes. The same bytes as `RLP.encode` from @ethereumjs/rlp, which builds and copies
  * a buffer per item and per list level (a block record of 1000 txs has ~15 000 items).
+ *
+ * The buffer comes from the records slab (codec/byte-slab.ts): what this encodes (trie nodes, block
+ * records) is stored and kept.
  */
+import { recordBytes } from '../codec/byte-slab.js';
 
 export type RlpItem = Uint8Array | readonly RlpItem[];
 
 export function rlpEncode(item: RlpItem): Uint8Array {
   const listSizes: number[] = [];
-  const out = new Uint8Array(measure(item, listSizes));
+  const out = recordBytes.alloc(measure(item, listSizes));
   write(item, out, 0, listSizes, { next: 0 });
   return out;
 }

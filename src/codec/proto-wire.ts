@@ -4,6 +4,7 @@
  * the caller asks (gogoproto `nullable=false` fields are always present, even when empty).
  */
 import protobuf from 'protobufjs/minimal.js';
+import { transientBytes } from './byte-slab.js';
 
 export type ProtoWriter = protobuf.Writer;
 
@@ -17,11 +18,12 @@ export function newWriter(): ProtoWriter {
 }
 
 /**
- * The written bytes in their own exactly-sized buffer. (`Writer#finish` hands out views into a
- * shared 8 KiB slab, which would keep the slab alive for as long as a stored result lives.)
+ * The written bytes, exactly sized, in the transient slab (byte-slab.ts): these encodings feed
+ * hashes and signatures (header fields, sign bytes, a block's part set) and are dropped. A caller
+ * that keeps one copies it. (`Writer#finish` hands out views into protobufjs's pool.)
  */
 export function finish(w: ProtoWriter): Uint8Array {
-  return w.finishInto(new Uint8Array(w.pos));
+  return w.finishInto(transientBytes.alloc(w.pos));
 }
 
 /** Runs `body` on a fresh writer and returns the bytes. */

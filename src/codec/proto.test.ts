@@ -228,10 +228,15 @@ describe('evidence', () => {
 });
 
 describe('results', () => {
-  it('are exactly-sized buffers of their own', () => {
-    const bytes = encodeTimestamp({ seconds: 1, nanos: 2 });
-    expect(bytes.byteOffset).toBe(0);
-    expect(bytes.buffer.byteLength).toBe(bytes.length);
-    expect(Object.getPrototypeOf(bytes)).toBe(Uint8Array.prototype);
+  it('are plain, exactly-sized Uint8Arrays that share no bytes with one another', () => {
+    const sig = new Uint8Array(64).fill(9);
+    const a = encodeCommitSig({ blockIdFlag: 2, validatorAddress: new Uint8Array(20).fill(1), timestamp: { seconds: 1, nanos: 2 }, signature: sig });
+    const before = Buffer.from(a).toString('hex');
+    const b = encodeCommitSig({ blockIdFlag: 2, validatorAddress: new Uint8Array(20).fill(3), timestamp: { seconds: 5, nanos: 6 }, signature: sig });
+    expect(a.length).toBeGreaterThan(64); // a slab view, not a small array on the heap
+    expect(Object.getPrototypeOf(a)).toBe(Uint8Array.prototype);
+    b.fill(0xff);
+    expect(Buffer.from(a).toString('hex')).toBe(before);
+    expect(Buffer.from(encodeTimestamp({ seconds: 1, nanos: 2 })).toString('hex')).toBe('08011002');
   });
 });

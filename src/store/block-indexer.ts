@@ -27,7 +27,7 @@ import { joinKey, padHeight } from './keys.js';
 import {
   asLevelDb,
   EMPTY_VALUE,
-  encodeValue,
+  encodeRecord,
   getValues,
   hasKey,
   openDb,
@@ -60,7 +60,7 @@ class KvBlockIndexer implements BlockIndexer {
     forEachIndexedAttribute(events, RESERVED, (tag, value, seq) => {
       puts.push({ key: eventKey(EVENT_NS, tag, value, h, String(seq)), value: EMPTY_VALUE });
     });
-    puts.push({ key: blockKey(height), value: encodeValue(indexedOnly(events)) });
+    puts.push({ key: blockKey(height), value: encodeRecord(indexedOnly(events)) });
     await writeBatch(this.db, puts);
   }
 

@@ -13,7 +13,7 @@
 import type { Block, BlockID, BlockMeta, Commit } from '../types/block.js';
 import { NonContiguousBlockError, SeenCommitMismatchError } from './errors.js';
 import { joinKey, padHeight } from './keys.js';
-import { asLevelDb, encodeValue, getValue, openDb, writeBatch, type LevelDb, type PutOp } from './level.js';
+import { asLevelDb, encodeRecord, encodeValue, getValue, openDb, writeBatch, type LevelDb, type PutOp } from './level.js';
 
 export interface BlockStore {
   /** Lowest stored height; 0 when empty. */
@@ -82,15 +82,16 @@ class LevelBlockStore implements BlockStore {
 
     const meta: BlockMeta = { blockId, blockSize, header: block.header, numTxs: block.data.txs.length };
     const next: StoreState = { base: this.state.base === 0 ? h : this.state.base, height: h };
+    // A height's records are written once and kept; the seen commit and the store state are written again next height.
     const puts: PutOp[] = [
-      { key: blockKey(h), value: encodeValue(block) },
-      { key: metaKey(h), value: encodeValue(meta) },
-      { key: hashKey(blockId.hash), value: encodeValue(h) },
+      { key: blockKey(h), value: encodeRecord(block) },
+      { key: metaKey(h), value: encodeRecord(meta) },
+      { key: hashKey(blockId.hash), value: encodeRecord(h) },
       { key: SEEN_KEY, value: encodeValue({ height: h, commit: seenCommit } satisfies SeenCommit) },
       { key: STATE_KEY, value: encodeValue(next) },
     ];
     // The first block's lastCommit is empty (height 0): there is nothing canonical to keep.
-    if (block.lastCommit.height > 0) puts.push({ key: commitKey(block.lastCommit.height), value: encodeValue(block.lastCommit) });
+    if (block.lastCommit.height > 0) puts.push({ key: commitKey(block.lastCommit.height), value: encodeRecord(block.lastCommit) });
     await writeBatch(this.db, puts);
     this.state = next;
   }

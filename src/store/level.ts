@@ -6,7 +6,7 @@
  */
 import type { AbstractBatchOperation, AbstractLevel } from 'abstract-level';
 import { directTarget, type DirectWrite } from './btree-level.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeValue, encodeRecord, encodeValue } from './value-codec.js';
 
 /**
  * Any abstract-level database or sublevel with string keys (classic-level, memory-level,
@@ -29,7 +29,7 @@ export interface PutOp {
   value: Uint8Array;
 }
 
-export { decodeValue, encodeValue };
+export { decodeValue, encodeRecord, encodeValue };
 
 export async function openDb(db: LevelDb): Promise<void> {
   if (db.status !== 'open') await db.open();

@@ -3,7 +3,7 @@
  * FinalizeBlock response that RPC (`validators`, `consensus_params`, `block_results`) and the
  * handshake need. Values are in the stores' value encoding (value-codec.ts); keys sort by height.
  */
-import { asLevelDb, encodeValue, getValue, writeBatch, type LevelDb } from './level.js';
+import { asLevelDb, encodeRecord, encodeValue, getValue, writeBatch, type LevelDb } from './level.js';
 import type { AbstractLevel } from 'abstract-level';
 import type { ResponseFinalizeBlock } from '../abci/types.js';
 import type { ChainState } from '../types/chain-state.js';
@@ -61,16 +61,17 @@ export class StateStore implements IndexedHeightStore {
       lastValidators: s.lastValidators ? toStored(s.lastValidators) : undefined,
     };
     const next = s.lastBlockHeight + 1;
+    // The state and vals:next+1 are written again at the next height; the rest are kept as written.
     await writeBatch(this.db, [
       { key: 'state', value: encodeValue(stored) },
-      { key: `vals:${h(next)}`, value: encodeValue(toStored(s.validators)) },
+      { key: `vals:${h(next)}`, value: encodeRecord(toStored(s.validators)) },
       { key: `vals:${h(next + 1)}`, value: encodeValue(toStored(s.nextValidators)) },
-      { key: `params:${h(next)}`, value: encodeValue(s.consensusParams) },
+      { key: `params:${h(next)}`, value: encodeRecord(s.consensusParams) },
     ]);
   }
 
   async saveFinalizeBlockResponse(height: number, res: ResponseFinalizeBlock): Promise<void> {
-    await writeBatch(this.db, [{ key: `abci:${h(height)}`, value: encodeValue(res) }]);
+    await writeBatch(this.db, [{ key: `abci:${h(height)}`, value: encodeRecord(res) }]);
   }
 
   async loadIndexedHeight(): Promise<number> {

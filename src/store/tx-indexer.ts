@@ -31,7 +31,7 @@ import { joinKey, padHeight, padIndex } from './keys.js';
 import {
   asLevelDb,
   EMPTY_VALUE,
-  encodeValue,
+  encodeRecord,
   getValue,
   getValues,
   openDb,
@@ -74,7 +74,7 @@ class KvTxIndexer implements TxIndexer {
         puts.push({ key: eventKey(EVENT_NS, tag, value, h, i, String(seq), hex), value: EMPTY_VALUE });
       });
       puts.push({ key: joinKey(HEIGHT_NS, h, i, hex), value: EMPTY_VALUE });
-      puts.push({ key: hashKey(hex), value: encodeValue(r) });
+      puts.push({ key: hashKey(hex), value: encodeRecord(r) });
     }
     await writeBatch(this.db, puts);
   }

@@ -12,6 +12,7 @@
  * by the first byte (v8's header is 0xFF), so data written before this format still reads.
  */
 import { deserialize, serialize } from 'node:v8';
+import { recordBytes } from '../codec/byte-slab.js';
 
 const FORMAT = 0x01;
 const V8_HEADER = 0xff;
@@ -167,17 +168,35 @@ function write(v: unknown): void {
   }
 }
 
-export function encodeValue(v: unknown): Uint8Array {
+/** Writes `v` into the scratch buffer; false when it needs v8's serialiser. */
+function writeValue(v: unknown): boolean {
   pos = 0;
   ensure(1);
   buf[pos++] = FORMAT;
   try {
     write(v);
+    return true;
   } catch (e) {
-    if (e === needsV8) return serialize(v);
+    if (e === needsV8) return false;
     throw e;
   }
+}
+
+/** `v` in a buffer of its own: for a value stored under a key that is written again (a head, a state). */
+export function encodeValue(v: unknown): Uint8Array {
+  if (!writeValue(v)) return serialize(v);
   const out = new Uint8Array(pos);
+  out.set(buf.subarray(0, pos));
+  return out;
+}
+
+/**
+ * The bytes of encodeValue in the records slab (codec/byte-slab.ts): for a value stored once and
+ * kept (a block, its results, an index entry).
+ */
+export function encodeRecord(v: unknown): Uint8Array {
+  if (!writeValue(v)) return serialize(v);
+  const out = recordBytes.alloc(pos);
   out.set(buf.subarray(0, pos));
   return out;
 }
