@@ -11,6 +11,7 @@ import { parse } from 'acorn';
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { applyUpstreamEdit, UPSTREAM_EDITS } from './upstream-edits.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
@@ -23,30 +24,13 @@ const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial
 const lazyOnly = ['cosmjs-types', 'pino'];
 for (const name of external) if (!pkg.dependencies[name]) throw new Error(`bundle: external ${name} is not a dependency`);
 
-/**
- * @ethereumjs/util 10's bytes.js fills a cache of the BigInts 0…65535 when it loads: 65 536
- * BigInts made at every `import('chainlet')` (13–18 ms here) that then live on the heap and slow
- * every scavenge after. The bundle fills that cache on use instead (same values: a BigInt is
- * compared by value). If the file changes upstream, the build stops here rather than ship it as is.
- */
-const lazyBigIntCache = {
-  name: 'lazy-bigint-cache',
+/** Dependency files the bundle edits as it inlines them (why and what: scripts/upstream-edits.mjs). */
+const upstreamEdits = {
+  name: 'upstream-edits',
   setup(b) {
-    b.onLoad({ filter: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/ }, async (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const edits = [
-        ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}\n', ''],
-        ['return BIGINT_CACHE[bytes[0]];', 'return (BIGINT_CACHE[bytes[0]] ??= BigInt(bytes[0]));'],
-        ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return (BIGINT_CACHE[bytes[0] * 256 + bytes[1]] ??= BigInt(bytes[0] * 256 + bytes[1]));'],
-      ];
-      let out = source;
-      for (const [from, to] of edits) {
-        if (!out.includes(from)) throw new Error(`bundle: ${args.path} changed upstream; review the lazy-bigint-cache edit (${JSON.stringify(from.slice(0, 40))}…)`);
-        out = out.replace(from, to);
-      }
-      if (out.includes('BIGINT_CACHE[i]')) throw new Error(`bundle: ${args.path} still fills its BigInt cache eagerly`);
-      return { contents: out, loader: 'js' };
-    });
+    for (const edit of UPSTREAM_EDITS) {
+      b.onLoad({ filter: edit.file }, async (args) => ({ contents: applyUpstreamEdit(edit, readFileSync(args.path, 'utf8'), args.path), loader: 'js' }));
+    }
   },
 };
 
@@ -68,7 +52,7 @@ const result = await build({
   banner: { js: "import { createRequire as __chainletRequire } from 'node:module'; const require = __chainletRequire(import.meta.url);" },
   logLevel: 'warning',
   metafile: true,
-  plugins: [lazyBigIntCache],
+  plugins: [upstreamEdits],
 });
 
 // A package in `lazyOnly` must not be reachable through static imports from an entry: report the chain.
