@@ -46,10 +46,35 @@ function consensusSection() {
     ${state.halted ? `<br><strong class="err" id="halted">Chain halted: ${esc(state.halted)}</strong>` : ''}</p>
     <table class="votes"><thead><tr><th>#</th><th>validator</th><th>power</th><th>prevote</th><th>precommit</th><th>status</th><th>switch</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
+/** One block's rows (the block, then its txs) in a tbody of their own, keyed by height and hash. */
+const blockKey = (b) => `${b.height}-${b.hash}`;
+const blockGroup = (b) => `<tbody data-k="${blockKey(b)}"><tr><td><a href="#/block/${b.height}">${b.height}</a></td><td>${esc(b.time.slice(11, 23))}</td><td>${b.txs.length}</td><td class="mono">${esc(short(b.proposer, 6))}</td><td class="mono">${esc(short(b.hash, 8))}</td></tr>` +
+  b.txs.map((t) => `<tr><td></td><td colspan="4" class="mono">↳ <a href="#/tx/${t}">${esc(short(t, 12))}</a></td></tr>`).join('') + '</tbody>';
+const SHOWN_BLOCKS = 12;
 function blocksSection() {
-  const rows = state.blocks.slice(0, 12).map((b) => `<tr><td><a href="#/block/${b.height}">${b.height}</a></td><td>${esc(b.time.slice(11, 23))}</td><td>${b.txs.length}</td><td class="mono">${esc(short(b.proposer, 6))}</td><td class="mono">${esc(short(b.hash, 8))}</td></tr>` +
-    b.txs.map((t) => `<tr><td></td><td colspan="4" class="mono">↳ <a href="#/tx/${t}">${esc(short(t, 12))}</a></td></tr>`).join('')).join('');
-  return `<section id="blocks"><h2>Latest blocks</h2><table><thead><tr><th>height</th><th>time</th><th>txs</th><th>proposer</th><th>hash</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return `<section id="blocks"><h2>Latest blocks</h2><table><thead><tr><th>height</th><th>time</th><th>txs</th><th>proposer</th><th>hash</th></tr></thead>${state.blocks.slice(0, SHOWN_BLOCKS).map(blockGroup).join('')}</table></section>`;
+}
+/**
+ * The blocks table as new blocks arrive: the rows of blocks already shown stay in the page (a block's
+ * rows never change), so a link in them is not replaced under the pointer every block; new ones are
+ * added above, the oldest removed.
+ */
+function updateBlocks(section) {
+  const table = section.querySelector('table');
+  const have = new Map([...table.tBodies].map((t) => [t.dataset.k, t]));
+  let prev = table.tHead;
+  for (const b of state.blocks.slice(0, SHOWN_BLOCKS)) {
+    let group = have.get(blockKey(b));
+    have.delete(blockKey(b));
+    if (!group) {
+      const tpl = document.createElement('template');
+      tpl.innerHTML = `<table>${blockGroup(b)}</table>`;
+      group = tpl.content.querySelector('tbody');
+    }
+    if (prev.nextElementSibling !== group) prev.after(group);
+    prev = group;
+  }
+  for (const stale of have.values()) stale.remove();
 }
 function mempoolSection() {
   const m = state.mempool;
@@ -127,7 +152,12 @@ function renderDashboard() {
     // a link being clicked or focused in another section stays in the page.
     const children = [...view.children];
     if (children.length === ids.length && children.every((c, i) => c.id === ids[i])) {
-      parts.forEach((h, i) => { if (shown.get(ids[i]) !== h) { children[i].outerHTML = h; shown.set(ids[i], h); } });
+      parts.forEach((h, i) => {
+        if (shown.get(ids[i]) === h) return;
+        if (ids[i] === 'blocks') updateBlocks(children[i]);
+        else children[i].outerHTML = h;
+        shown.set(ids[i], h);
+      });
     } else {
       view.innerHTML = parts.join('');
       shown = new Map(ids.map((id, i) => [id, parts[i]]));
