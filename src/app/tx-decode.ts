@@ -22,7 +22,7 @@ import {
   type TxValuesArray,
   type TypedTransaction,
 } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { TX_DECODE_OPTS } from './chain-common.js';
 import { rlpDecodeView } from './rlp-view.js';
 import { invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
@@ -103,24 +103,100 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
  */
 function txFromRlp(bytes: Uint8Array, type: number, opts: TxOptions): TypedTransaction {
   try {
-    const values = rlpDecodeView(type === 0 ? bytes : bytes.subarray(1));
+    const list = type === 0 ? bytes : bytes.subarray(1);
+    const values = rlpDecodeView(list);
     if (Array.isArray(values)) {
       const fields = values as TxValuesArray[keyof TxValuesArray];
+      let tx: TypedTransaction | undefined;
       switch (type) {
         case 0:
-          return createLegacyTxFromBytesArray(fields as TxValuesArray[0], opts);
+          tx = createLegacyTxFromBytesArray(fields as TxValuesArray[0], opts);
+          break;
         case 1:
-          return createAccessList2930TxFromBytesArray(fields as TxValuesArray[1], opts);
+          tx = createAccessList2930TxFromBytesArray(fields as TxValuesArray[1], opts);
+          break;
         case 2:
-          return create1559FeeMarketTxFromBytesArray(fields as TxValuesArray[2], opts);
+          tx = create1559FeeMarketTxFromBytesArray(fields as TxValuesArray[2], opts);
+          break;
         case 4:
-          return createEOACode7702TxFromBytesArray(fields as TxValuesArray[4], opts);
+          tx = createEOACode7702TxFromBytesArray(fields as TxValuesArray[4], opts);
+          break;
+      }
+      if (tx !== undefined) {
+        hashSigningPayloadInPlace(tx, type, list, values[values.length - 3] as Uint8Array);
+        return tx;
       }
     }
   } catch {
     // createTxFromRLP below reports it.
   }
   return createTxFromRLP(bytes, opts);
+}
+
+/**
+ * The hash a signature of `tx` signs, from the bytes it arrived in: the fields before v, r and s
+ * are its signing payload as they stand, under a new list header (and, for an EIP-155 legacy tx,
+ * followed by the chain id, 0 and 0). ethereumjs builds it again from the parsed fields (each
+ * number back to bytes, the list RLP-encoded); the bytes are the same, since both decoders refuse
+ * non-canonical encodings. The override is the tx's own, computed at its first use.
+ */
+function hashSigningPayloadInPlace(tx: TypedTransaction, type: number, list: Uint8Array, v: Uint8Array): void {
+  let hash: Uint8Array | undefined;
+  const upstream = tx.getMessageToVerifySignature.bind(tx);
+  Object.defineProperty(tx, 'getMessageToVerifySignature', {
+    value: () => {
+      if (hash !== undefined) return hash;
+      if (!tx.isSigned()) return upstream(); // upstream's error
+      const start = list[0]! <= 0xf7 ? 1 : 1 + (list[0]! - 0xf7);
+      const end = v.byteOffset - list.byteOffset - rlpHeaderLength(v);
+      const tail = type === 0 && tx.supports(Capability.EIP155ReplayProtection) ? eip155Tail(tx.common.chainId()) : EMPTY_BYTES;
+      const body = end - start + tail.length;
+      const header = rlpListHeader(body);
+      const prefix = type === 0 ? 0 : 1;
+      const payload = new Uint8Array(prefix + header.length + body);
+      if (prefix === 1) payload[0] = type;
+      payload.set(header, prefix);
+      payload.set(list.subarray(start, end), prefix + header.length);
+      payload.set(tail, prefix + header.length + end - start);
+      hash = keccak256(payload);
+      return hash;
+    },
+  });
+}
+
+const EMPTY_BYTES = new Uint8Array(0);
+
+/** Bytes before the content of a byte string's encoding (0 for a single byte below 0x80). */
+function rlpHeaderLength(item: Uint8Array): number {
+  if (item.length === 1 && item[0]! < 0x80) return 0;
+  return item.length <= 55 ? 1 : 1 + byteLength(item.length);
+}
+
+function rlpListHeader(payload: number): Uint8Array {
+  if (payload <= 55) return Uint8Array.of(0xc0 + payload);
+  const n = byteLength(payload);
+  const out = new Uint8Array(1 + n);
+  out[0] = 0xf7 + n;
+  for (let i = n, p = payload; i >= 1; i--, p = Math.floor(p / 256)) out[i] = p % 256;
+  return out;
+}
+
+function byteLength(n: number): number {
+  let c = 0;
+  for (let v = n; v > 0; v = Math.floor(v / 256)) c++;
+  return c;
+}
+
+/** RLP of the chain id, 0 and 0: what an EIP-155 legacy tx signs after its six fields. */
+function eip155Tail(chainId: bigint): Uint8Array {
+  const id = bigIntToUnpaddedBytes(chainId);
+  const head = id.length === 1 && id[0]! < 0x80 ? EMPTY_BYTES : Uint8Array.of(0x80 + id.length);
+  const out = new Uint8Array(head.length + id.length + 2);
+  out.set(head, 0);
+  out.set(id, head.length);
+  out[out.length - 2] = 0x80;
+  out[out.length - 1] = 0x80;
+  return out;
 }
 
 /** The nonce (EVM) or sequence (Cosmos) a tx uses: one counter per account, as on Cosmos EVM. */
