@@ -31,8 +31,13 @@ export function nativeEcrecover(
   const sig = new Uint8Array(64);
   sig.set(r, 32 - r.length);
   sig.set(s, 64 - s.length);
-  return secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1);
+  // Into one reused buffer, then the 64 key bytes copied out: a fresh 65-byte output would be an
+  // ArrayBuffer of its own (off the V8 heap), kept alive by the key's view for as long as the tx.
+  secp256k1.ecdsaRecover(sig, Number(recovery), msgHash, false, recovered);
+  return recovered.slice(1);
 }
+
+const recovered = new Uint8Array(65);
 
 export interface ChainCommonOpts {
   chainId: bigint;

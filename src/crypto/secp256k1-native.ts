@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 /** The calls this project makes (the `secp256k1` package's v5 API). */
 export interface Secp256k1Native {
   ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-  ecdsaRecover(signature: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
+  /** `output`: a buffer of the key's length to write into (returned), or a new one. */
+  ecdsaRecover(signature: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean, output?: Uint8Array): Uint8Array;
   ecdsaVerify(signature: Uint8Array, msg32: Uint8Array, publicKey: Uint8Array): boolean;
   publicKeyCreate(privateKey: Uint8Array, compressed?: boolean): Uint8Array;
   publicKeyConvert(publicKey: Uint8Array, compressed?: boolean): Uint8Array;
