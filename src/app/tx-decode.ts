@@ -19,7 +19,6 @@ import {
   createLegacyTxFromBytesArray,
   createTxFromRLP,
   type TxOptions,
-  type TxValuesArray,
   type TypedTransaction,
 } from '@ethereumjs/tx';
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
@@ -101,31 +100,23 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
  * item. Whatever this does not take (a malformed encoding, fields the constructor refuses) goes
  * through createTxFromRLP, so a refusal reads exactly as before.
  */
+/** Each supported type's constructor from its decoded fields. */
+const FROM_FIELDS: Partial<Record<number, (fields: never, opts: TxOptions) => TypedTransaction>> = {
+  0: createLegacyTxFromBytesArray,
+  1: createAccessList2930TxFromBytesArray,
+  2: create1559FeeMarketTxFromBytesArray,
+  4: createEOACode7702TxFromBytesArray,
+};
+
 function txFromRlp(bytes: Uint8Array, type: number, opts: TxOptions): TypedTransaction {
   try {
     const list = type === 0 ? bytes : bytes.subarray(1);
     const values = rlpDecodeView(list);
-    if (Array.isArray(values)) {
-      const fields = values as TxValuesArray[keyof TxValuesArray];
-      let tx: TypedTransaction | undefined;
-      switch (type) {
-        case 0:
-          tx = createLegacyTxFromBytesArray(fields as TxValuesArray[0], opts);
-          break;
-        case 1:
-          tx = createAccessList2930TxFromBytesArray(fields as TxValuesArray[1], opts);
-          break;
-        case 2:
-          tx = create1559FeeMarketTxFromBytesArray(fields as TxValuesArray[2], opts);
-          break;
-        case 4:
-          tx = createEOACode7702TxFromBytesArray(fields as TxValuesArray[4], opts);
-          break;
-      }
-      if (tx !== undefined) {
-        hashSigningPayloadInPlace(tx, type, list, values[values.length - 3] as Uint8Array);
-        return tx;
-      }
+    const fromFields = FROM_FIELDS[type];
+    if (Array.isArray(values) && fromFields !== undefined) {
+      const tx = fromFields(values as never, opts);
+      hashSigningPayloadInPlace(tx, type, list, values[values.length - 3] as Uint8Array);
+      return tx;
     }
   } catch {
     // createTxFromRLP below reports it.
