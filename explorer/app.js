@@ -64,8 +64,9 @@ function updateBlocks(section) {
   const have = new Map([...table.tBodies].map((t) => [t.dataset.k, t]));
   let prev = table.tHead;
   for (const b of state.blocks.slice(0, SHOWN_BLOCKS)) {
-    let group = have.get(blockKey(b));
-    have.delete(blockKey(b));
+    const key = blockKey(b);
+    let group = have.get(key);
+    have.delete(key);
     if (!group) {
       const tpl = document.createElement('template');
       tpl.innerHTML = `<table>${blockGroup(b)}</table>`;

@@ -17,6 +17,18 @@ export function rlpEncode(item: RlpItem): Uint8Array {
   return out;
 }
 
+/** The header of a list whose items' encodings take `payload` bytes. */
+export function rlpListHeader(payload: number): Uint8Array {
+  const out = new Uint8Array(headerLength(payload));
+  writeHeader(out, 0, payload, 0xc0, 0xf7);
+  return out;
+}
+
+/** Bytes before a byte string's content in its encoding (none for one byte below 0x80). */
+export function rlpStringHeaderLength(item: Uint8Array): number {
+  return item.length === 1 && item[0]! < 0x80 ? 0 : headerLength(item.length);
+}
+
 function headerLength(payload: number): number {
   return payload < 56 ? 1 : 1 + byteCount(payload);
 }

@@ -6,7 +6,7 @@
  * A decoded tx keeps everything derived from its bytes that the app needs more than once: both
  * hashes and, after `recoverSender`, the sender (recovered once, kept with the frozen tx).
  */
-import { toHexUpper } from '../crypto/encoding.js';
+import { concatBytes, toHexUpper } from '../crypto/encoding.js';
 import { keccak256 } from '../crypto/keccak.js';
 import { txHash } from '../types/txs.js';
 import type { Common } from '@ethereumjs/common';
@@ -23,6 +23,7 @@ import {
 } from '@ethereumjs/tx';
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { TX_DECODE_OPTS } from './chain-common.js';
+import { rlpEncode, rlpListHeader, rlpStringHeaderLength } from './rlp-encode.js';
 import { rlpDecodeView } from './rlp-view.js';
 import { invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
 import { decodeCosmosTx, looksLikeTxRaw, type DecodedCosmosTx } from './cosmos/cosmos-tx.js';
@@ -94,12 +95,6 @@ export function decodeAppTx(bytes: Uint8Array, common: Common, cometHash?: Uint8
   return d;
 }
 
-/**
- * createTxFromRLP for the supported types, with the fields decoded as views into `bytes` (which the
- * decoded tx keeps) instead of copies: @ethereumjs/rlp copies each field and makes an object per
- * item. Whatever this does not take (a malformed encoding, fields the constructor refuses) goes
- * through createTxFromRLP, so a refusal reads exactly as before.
- */
 /** Each supported type's constructor from its decoded fields. */
 const FROM_FIELDS: Partial<Record<number, (fields: never, opts: TxOptions) => TypedTransaction>> = {
   0: createLegacyTxFromBytesArray,
@@ -108,6 +103,12 @@ const FROM_FIELDS: Partial<Record<number, (fields: never, opts: TxOptions) => Ty
   4: createEOACode7702TxFromBytesArray,
 };
 
+/**
+ * createTxFromRLP for the supported types, with the fields decoded as views into `bytes` (which the
+ * decoded tx keeps) instead of copies: @ethereumjs/rlp copies each field and makes an object per
+ * item. Whatever this does not take (a malformed encoding, fields the constructor refuses) goes
+ * through createTxFromRLP, so a refusal reads exactly as before.
+ */
 function txFromRlp(bytes: Uint8Array, type: number, opts: TxOptions): TypedTransaction {
   try {
     const list = type === 0 ? bytes : bytes.subarray(1);
@@ -133,13 +134,12 @@ function txFromRlp(bytes: Uint8Array, type: number, opts: TxOptions): TypedTrans
  */
 function hashSigningPayloadInPlace(tx: TypedTransaction, type: number, list: Uint8Array, v: Uint8Array): void {
   let hash: Uint8Array | undefined;
-  const upstream = tx.getMessageToVerifySignature.bind(tx);
   Object.defineProperty(tx, 'getMessageToVerifySignature', {
     value: () => {
       if (hash !== undefined) return hash;
-      if (!tx.isSigned()) return upstream(); // upstream's error
+      if (!tx.isSigned()) return (Object.getPrototypeOf(tx) as TypedTransaction).getMessageToVerifySignature.call(tx); // upstream's error
       const start = list[0]! <= 0xf7 ? 1 : 1 + (list[0]! - 0xf7);
-      const end = v.byteOffset - list.byteOffset - rlpHeaderLength(v);
+      const end = v.byteOffset - list.byteOffset - rlpStringHeaderLength(v);
       const tail = type === 0 && tx.supports(Capability.EIP155ReplayProtection) ? eip155Tail(tx.common.chainId()) : EMPTY_BYTES;
       const body = end - start + tail.length;
       const header = rlpListHeader(body);
@@ -157,38 +157,12 @@ function hashSigningPayloadInPlace(tx: TypedTransaction, type: number, list: Uin
 
 const EMPTY_BYTES = new Uint8Array(0);
 
-/** Bytes before the content of a byte string's encoding (0 for a single byte below 0x80). */
-function rlpHeaderLength(item: Uint8Array): number {
-  if (item.length === 1 && item[0]! < 0x80) return 0;
-  return item.length <= 55 ? 1 : 1 + byteLength(item.length);
-}
-
-function rlpListHeader(payload: number): Uint8Array {
-  if (payload <= 55) return Uint8Array.of(0xc0 + payload);
-  const n = byteLength(payload);
-  const out = new Uint8Array(1 + n);
-  out[0] = 0xf7 + n;
-  for (let i = n, p = payload; i >= 1; i--, p = Math.floor(p / 256)) out[i] = p % 256;
-  return out;
-}
-
-function byteLength(n: number): number {
-  let c = 0;
-  for (let v = n; v > 0; v = Math.floor(v / 256)) c++;
-  return c;
-}
-
-/** RLP of the chain id, 0 and 0: what an EIP-155 legacy tx signs after its six fields. */
+/** What an EIP-155 legacy tx signs after its six fields: the chain id, 0 and 0, each RLP-encoded. */
 function eip155Tail(chainId: bigint): Uint8Array {
-  const id = bigIntToUnpaddedBytes(chainId);
-  const head = id.length === 1 && id[0]! < 0x80 ? EMPTY_BYTES : Uint8Array.of(0x80 + id.length);
-  const out = new Uint8Array(head.length + id.length + 2);
-  out.set(head, 0);
-  out.set(id, head.length);
-  out[out.length - 2] = 0x80;
-  out[out.length - 1] = 0x80;
-  return out;
+  return concatBytes(rlpEncode(bigIntToUnpaddedBytes(chainId)), RLP_ZERO, RLP_ZERO);
 }
+
+const RLP_ZERO = Uint8Array.of(0x80);
 
 /** The nonce (EVM) or sequence (Cosmos) a tx uses: one counter per account, as on Cosmos EVM. */
 export function txNonce(d: DecodedTx): bigint {
