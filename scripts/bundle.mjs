@@ -1,15 +1,22 @@
 /**
- * Bundles the tsc output into the two files a user loads, in place: dist/index.js (`import
- * 'chainlet'`) and dist/cli/main.js (the `chainlet` command), with shared code in dist/chunks/. Loading ~560
- * small ES modules cost ~300 ms of resolution, file reads and compilation at each start; one bundle
- * loads in about half that. Native addons and CommonJS packages that load files or workers at run
- * time (pino's transports, protobufjs, ws's optional addons) stay external and resolve from
- * node_modules as before. The rest of tsc's output stays in dist/ beside the type declarations; nothing loads it.
+ * Bundles the tsc output into what a user loads, in place. Everything `import('chainlet')` and the
+ * `chainlet` command run is one CommonJS script, dist/chainlet.cjs, which dist/core-loader.js
+ * compiles with a V8 code cache written here (scripts/warm-code-cache.mjs runs a start in a child
+ * process and saves the bytecode it compiled). dist/index.js and dist/cli/main.js become two small
+ * ES modules over that loader. Loading ~560 small ES modules cost ~300 ms of resolution, file reads
+ * and compilation at each start; ES-module chunks about half that; the script with its cache
+ * ≈ 60 ms less again (Node 20 has no compile cache for ES modules). Code a start does not need stays
+ * in the script unevaluated until first use (esbuild keeps each lazily imported module behind its
+ * own init function). Native addons and CommonJS packages that load files or workers at run time
+ * (pino's transports, protobufjs, ws's optional addons) stay external and resolve from node_modules
+ * as before. The rest of tsc's output stays in dist/ beside the type declarations; nothing loads it.
  * Run after tsc (npm run build does both): the two entries are overwritten.
  */
 import { parse } from 'acorn';
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { applyUpstreamEdit, UPSTREAM_EDITS } from './upstream-edits.mjs';
 
@@ -19,7 +26,7 @@ const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 // cosmjs-types (≈ 1.2 MB of generated codecs) stays external too: the Cosmos face, IBC and the hub
 // load it on first use (src/codec/cosmjs-types.ts), so `import('chainlet')` and a start do not
 // compile it. The check after the build keeps it off the entries' static import graphs.
-const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'protobufjs', 'ws', 'litesvm', 'cosmjs-types'];
+const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'protobufjs', 'ws', 'cosmjs-types'];
 // pino loads only for a logger that is not silent (src/util/logger.ts).
 const lazyOnly = ['cosmjs-types', 'pino'];
 for (const name of external) if (!pkg.dependencies[name]) throw new Error(`bundle: external ${name} is not a dependency`);
@@ -34,30 +41,60 @@ const upstreamEdits = {
   },
 };
 
+/** The public API's names, read from tsc's dist/index.js before the wrapper replaces it. */
+function publicExports() {
+  const ast = parse(readFileSync(`${root}/dist/index.js`, 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+  const names = [];
+  for (const node of ast.body) {
+    if (node.type === 'ExportAllDeclaration') throw new Error('bundle: src/index.ts must name its exports (no export *): the ES module wrapper lists them');
+    if (node.type === 'ExportNamedDeclaration') for (const spec of node.specifiers) names.push(spec.exported.name);
+  }
+  if (names.length === 0) throw new Error('bundle: dist/index.js exports nothing; run tsc first');
+  return names;
+}
+const apiNames = publicExports();
+
+/**
+ * litesvm's JavaScript is bundled (so it is under the code cache), its native loader is not: that
+ * file picks the platform's binary package at run time, so the bundle requires it from
+ * node_modules. Its `require('@solana/kit')` gets the ES build our own imports bundle, not a second
+ * copy of @solana/kit in CommonJS.
+ */
+const litesvmParts = {
+  name: 'litesvm-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/internal$/ }, (args) => (/[\\/]litesvm[\\/]dist[\\/]index\.js$/.test(args.importer) ? { path: 'litesvm/dist/internal.js', external: true } : undefined));
+    b.onResolve({ filter: /^@solana\/kit$/ }, (args) => (args.kind === 'require-call' ? b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir }) : undefined));
+  },
+};
+
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
+for (const f of readdirSync(`${root}/dist`)) if (f.endsWith('.v8cache')) rmSync(`${root}/dist/${f}`);
+// A new id each build names the code cache (scripts/core-loader.mjs): a cache never meets another build.
+const buildId = randomBytes(8).toString('hex');
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { index: 'dist/index.js', 'cli/main': 'dist/cli/main.js' },
-  allowOverwrite: true,
-  outdir: 'dist',
-  chunkNames: 'chunks/[name]-[hash]',
+  entryPoints: ['dist/package-core.js'],
+  outfile: 'dist/chainlet.cjs',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   external,
+  // The script is compiled by vm.Script, which has no loader for import(): the external packages
+  // loaded on first use (all CommonJS) are required instead.
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__chainletModuleUrl' },
+  banner: { js: `// chainlet build ${buildId}\nvar __chainletModuleUrl = require('node:url').pathToFileURL(__filename).href;` },
   sourcemap: 'linked',
-  // Bundled CommonJS dependencies call require() for Node built-ins.
-  banner: { js: "import { createRequire as __chainletRequire } from 'node:module'; const require = __chainletRequire(import.meta.url);" },
   logLevel: 'warning',
   metafile: true,
-  plugins: [upstreamEdits],
+  plugins: [upstreamEdits, litesvmParts],
 });
 
 // A package in `lazyOnly` must not be reachable through static imports from an entry: report the chain.
 const inputs = result.metafile.inputs;
-for (const entry of ['dist/index.js', 'dist/cli/main.js']) {
+for (const entry of ['dist/package-core.js']) {
   const from = new Map([[entry, '']]);
   const queue = [entry];
   while (queue.length > 0) {
@@ -85,7 +122,7 @@ for (const entry of ['dist/index.js', 'dist/cli/main.js']) {
  * (unless a backslash precedes the character). Anywhere else (a tagged template's raw text, say)
  * the build stops instead. acorn finds those places.
  */
-for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
+for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.cjs'))) {
   const path = `${root}/${file}`;
   const source = readFileSync(path, 'utf8');
   if (!/[^\x00-\x7f]/.test(source)) continue;
@@ -108,4 +145,25 @@ for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith
     last = at + 1;
   }
   writeFileSync(path, out + source.slice(last));
+}
+
+// The loader and the two entries over it.
+copyFileSync(`${root}/scripts/core-loader.mjs`, `${root}/dist/core-loader.js`);
+writeFileSync(
+  `${root}/dist/index.js`,
+  `/** Chainlet's public API, from the bundle (scripts/bundle.mjs). */\nimport { core } from './core-loader.js';\n\nexport const { ${apiNames.join(', ')} } = core;\n`,
+);
+writeFileSync(
+  `${root}/dist/cli/main.js`,
+  `#!/usr/bin/env node\n/** The \`chainlet\` command, from the bundle (scripts/bundle.mjs). */\nimport { core } from '../core-loader.js';\n\nconst { runCli } = await core.loadCli();\nawait runCli(process.argv);\n`,
+);
+for (const stale of ['index.js.map', 'cli/main.js.map']) rmSync(`${root}/dist/${stale}`, { force: true });
+
+// The code cache. Without it everything works, only slower to load: a failure warns, it does not stop the build.
+try {
+  const out = execFileSync(process.execPath, [`${root}/scripts/warm-code-cache.mjs`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const { bytes } = JSON.parse(out.trim().split('\n').at(-1));
+  console.log(`bundle: code cache ${(bytes / 1024).toFixed(0)} KiB`);
+} catch (err) {
+  console.warn(`bundle: no code cache written (loading compiles the bundle instead): ${err.stderr || err.message}`);
 }

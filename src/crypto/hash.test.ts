@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { toHex, toHexUpper, utf8 } from './encoding.js';
-import { sha256 } from './hash.js';
+import { sha256, sha256WasmReady } from './hash.js';
 
 describe('sha256', () => {
+  beforeAll(() => sha256WasmReady);
+
   it('matches the FIPS 180-2 vectors', () => {
     expect(toHexUpper(sha256(new Uint8Array(0)))).toBe('E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855');
     expect(toHex(sha256(utf8('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
@@ -28,5 +30,15 @@ describe('sha256', () => {
       expect(Object.getPrototypeOf(h)).toBe(Uint8Array.prototype);
       expect(toHex(h)).toBe(createHash('sha256').update(data).digest('hex'));
     }
+  });
+
+  it('answers from the first call after load, before the WebAssembly instance is ready, with the same digests', async () => {
+    vi.resetModules();
+    const fresh = await import('./hash.js');
+    const data = utf8('chainlet');
+    const early = toHex(fresh.sha256(data));
+    await fresh.sha256WasmReady;
+    expect(early).toBe(createHash('sha256').update(data).digest('hex'));
+    expect(toHex(fresh.sha256(data))).toBe(early);
   });
 });

@@ -1,10 +1,12 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { describe, expect, it } from 'vitest';
-import { keccak256 } from './keccak.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { keccak256, keccakWasmReady } from './keccak.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 describe('keccak256 (hash-wasm)', () => {
+  beforeAll(() => keccakWasmReady);
+
   it('matches the known vectors', () => {
     expect(hex(keccak256(new Uint8Array(0)))).toBe('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
     expect(hex(keccak256(new TextEncoder().encode('Transfer(address,address,uint256)')))).toBe(
@@ -30,5 +32,15 @@ describe('keccak256 (hash-wasm)', () => {
   it('a failed call leaves no state behind', () => {
     expect(() => keccak256(42 as unknown as Uint8Array)).toThrow();
     expect(hex(keccak256(new Uint8Array(0)))).toBe('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+  });
+
+  it('answers from the first call after load, before the WebAssembly instance is ready, with the same digests', async () => {
+    vi.resetModules();
+    const fresh = await import('./keccak.js');
+    const data = Uint8Array.from({ length: 200 }, (_, i) => i);
+    const early = hex(fresh.keccak256(data));
+    await fresh.keccakWasmReady;
+    expect(early).toBe(hex(keccak_256(data)));
+    expect(hex(fresh.keccak256(data))).toBe(early);
   });
 });

@@ -90,6 +90,9 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
       started.push(chain);
       if (ids.has(chain.chainId)) throw new Error(`two chains of the network have the chain id ${chain.chainId}`);
       ids.add(chain.chainId);
+      // A started chain's servers answer the requests already waiting before the next chain's start
+      // (mostly synchronous: loading its code, building its genesis) holds the thread.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');

@@ -15,6 +15,8 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Layer rank of each top-level part of src/ (higher = further up). */
 const RANK: Record<string, number> = {
+  // The bundle's root (scripts/bundle.mjs): the public API and the command line.
+  'package-core.ts': 9,
   cli: 8,
   'index.ts': 7,
   node: 7,

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -34,5 +35,47 @@ describe('package', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trim())).toEqual({ atStart: 0, afterQuery: true, code: 0, bytes: true, pino: 0 });
+  });
+
+  it.skipIf(!existsSync(`${root}/dist/index.js`))('loads its bundle with the V8 code cache the build wrote, and without one', () => {
+    const script = `
+      const { codeCacheUsed } = await import('./dist/core-loader.js');
+      const { startNode } = await import('chainlet');
+      const node = await startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
+      await node.mine(1);
+      console.log(JSON.stringify({ codeCacheUsed, height: node.height }));
+      await node.stop();`;
+    const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
+    const cached = run({});
+    expect(cached.status, cached.stderr).toBe(0);
+    expect(JSON.parse(cached.stdout.trim())).toEqual({ codeCacheUsed: true, height: 2 });
+    const off = run({ CHAINLET_CODE_CACHE: 'off' });
+    expect(off.status, off.stderr).toBe(0);
+    expect(JSON.parse(off.stdout.trim())).toEqual({ codeCacheUsed: false, height: 2 });
+  });
+
+  it.skipIf(!existsSync(`${root}/dist/index.js`))('a code cache V8 refuses is ignored: the bundle compiles and runs', () => {
+    // A copy of the loader and the bundle beside a cache file of garbage under the bundle's build id.
+    const dir = mkdtempSync(`${tmpdir()}/chainlet-cache-`);
+    try {
+      copyFileSync(`${root}/dist/core-loader.js`, `${dir}/core-loader.js`);
+      copyFileSync(`${root}/dist/chainlet.cjs`, `${dir}/chainlet.cjs`);
+      const cache = readdirSync(`${root}/dist`).find((f) => f.endsWith('.v8cache'));
+      expect(cache).toBeDefined();
+      writeFileSync(`${dir}/${cache}`, Buffer.alloc(4096, 7));
+      writeFileSync(`${dir}/package.json`, '{"type":"module"}');
+      symlinkSync(`${root}/node_modules`, `${dir}/node_modules`, 'dir');
+      const script = `
+        const { core, codeCacheUsed } = await import(${JSON.stringify(`${dir}/core-loader.js`)});
+        const node = await core.startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
+        await node.mine(1);
+        console.log(JSON.stringify({ codeCacheUsed, height: node.height }));
+        await node.stop();`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout.trim())).toEqual({ codeCacheUsed: false, height: 2 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

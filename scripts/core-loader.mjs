@@ -1,0 +1,47 @@
+/**
+ * Loads dist/chainlet.cjs, the bundle of everything `import('chainlet')` and the `chainlet` command
+ * run, as one script compiled with the V8 code cache the build wrote beside it. Node 20 keeps no
+ * compile cache for ES modules (`module.enableCompileCache` is Node 22), so each start would parse
+ * and compile the bundle again; with the cache V8 deserializes the bytecode of the functions a start
+ * runs instead. A cache V8 refuses (another Node or V8 version, other V8 flags) costs nothing but its
+ * read: the script then compiles as usual. The build names the cache after the bundle's build id,
+ * so a cache never meets another build's bundle. Copied to dist/ by scripts/bundle.mjs.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const file = fileURLToPath(new URL('./chainlet.cjs', import.meta.url));
+// The build keeps the bundle ASCII, so latin1 is the same text without UTF-8 decoding.
+const source = readFileSync(file, 'latin1');
+const buildId = /^\/\/ chainlet build ([0-9a-f]+)/.exec(source)?.[1];
+const cacheFile = buildId === undefined ? undefined : `${dirname(file)}/chainlet-${buildId}.v8cache`;
+
+let cachedData;
+if (cacheFile !== undefined && process.env.CHAINLET_CODE_CACHE !== 'off') {
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache (a build that could not write one): compile.
+  }
+}
+
+const script = new Script(Module.wrap(source), { filename: file, cachedData });
+const module = { exports: {} };
+script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+
+/** The bundle's exports: the public API and `loadCli`. */
+export const core = module.exports;
+
+/** Whether V8 took the code cache (false: none, or refused). */
+export const codeCacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+
+/** For the build (scripts/warm-code-cache.mjs): writes the bytecode compiled so far as the cache. */
+export function writeCodeCache() {
+  if (cacheFile === undefined) throw new Error(`${file} has no build id`);
+  const data = script.createCachedData();
+  writeFileSync(cacheFile, data);
+  return { file: cacheFile, bytes: data.length };
+}
