@@ -32,8 +32,9 @@ const script = new Script(Module.wrap(source), { filename: file, cachedData });
 const module = { exports: {} };
 script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
 
-/** The bundle's exports: the public API and `loadCli`. */
+/** The bundle's exports: the public API, `loadCli` and `hashersReady`. */
 export const core = module.exports;
+await core.hashersReady;
 
 /** Whether V8 took the code cache (false: none, or refused). */
 export const codeCacheUsed = cachedData !== undefined && !script.cachedDataRejected;

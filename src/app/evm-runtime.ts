@@ -56,7 +56,7 @@ export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts,
   const committed = new CommittedState((r) => checkStateAt(trieDb, common, r), root, committedAccounts);
   const blockHashes = new RecentBlockHashes();
   const ics20: EvmRuntime['ics20'] = { ctx: undefined };
-  const vm = await createVM({ common, stateManager: state, blockchain: blockHashes, evmOpts: { customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] } });
+  const vm = await createVM({ common, stateManager: state, blockchain: blockHashes, params: {}, evmOpts: { params: {}, customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] } });
   if (!reference) speedUpEvm(vm.evm as EVM);
   return { common, txCommon: sharedTxCommon(common), vm, state, caches, accountWrites, committed, blockHashes, ics20 };
 }
