@@ -11,37 +11,54 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+import { runInThisContext, Script } from 'node:vm';
 
 const file = fileURLToPath(new URL('./chainlet.cjs', import.meta.url));
-// The build keeps the bundle ASCII, so latin1 is the same text without UTF-8 decoding.
-const source = readFileSync(file, 'latin1');
-const buildId = /^\/\/ chainlet build ([0-9a-f]+)/.exec(source)?.[1];
-const cacheFile = buildId === undefined ? undefined : `${dirname(file)}/chainlet-${buildId}.v8cache`;
 
+/**
+ * `vm.Script` runs in Node's main context. A test runner that evaluates each test file in a context
+ * of its own (Jest, Vitest's vm pools) loads this module in that context; the bundle must then be
+ * loaded there too, or its objects would come from another realm (`instanceof Uint8Array`, `Object`
+ * and `Error` would fail in the tests). There, the runner's own loader takes the bundle, without the
+ * code cache.
+ */
+const mainRealm = runInThisContext('globalThis') === globalThis;
+
+let script;
+let cacheFile;
 let cachedData;
-if (cacheFile !== undefined && process.env.CHAINLET_CODE_CACHE !== 'off') {
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // No cache (a build that could not write one): compile.
+let exports;
+if (mainRealm) {
+  // The build keeps the bundle ASCII, so latin1 is the same text without UTF-8 decoding.
+  const source = readFileSync(file, 'latin1');
+  const buildId = /^\/\/ chainlet build ([0-9a-f]+)/.exec(source)?.[1];
+  cacheFile = buildId === undefined ? undefined : `${dirname(file)}/chainlet-${buildId}.v8cache`;
+  if (cacheFile !== undefined && process.env.CHAINLET_CODE_CACHE !== 'off') {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // No cache (a build that could not write one): compile.
+    }
   }
+  script = new Script(Module.wrap(source), { filename: file, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  exports = module.exports;
+} else {
+  exports = (await import('./chainlet.cjs')).default;
 }
 
-const script = new Script(Module.wrap(source), { filename: file, cachedData });
-const module = { exports: {} };
-script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-
 /** The bundle's exports: the public API, `loadCli` and `hashersReady`. */
-export const core = module.exports;
+export const core = exports;
 await core.hashersReady;
 
-/** Whether V8 took the code cache (false: none, or refused). */
-export const codeCacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+/** Whether V8 took the code cache (false: none, refused, or loaded by a test runner's own loader). */
+export const codeCacheUsed = script !== undefined && cachedData !== undefined && !script.cachedDataRejected;
 
 /** For the build (scripts/warm-code-cache.mjs): writes the bytecode compiled so far as the cache. */
 export function writeCodeCache() {
   if (cacheFile === undefined) throw new Error(`${file} has no build id`);
+  if (script === undefined) throw new Error('the bundle was not loaded as a script (not in the main realm)');
   const data = script.createCachedData();
   writeFileSync(cacheFile, data);
   return { file: cacheFile, bytes: data.length };
