@@ -55,6 +55,21 @@ export interface StartNetworkOptions {
  */
 const hubParts = (): Promise<typeof import('./hub-parts.js')> => import('./hub-parts.js');
 
+/**
+ * One turn of the event loop (its I/O phase included) between the steps of a network's start. The
+ * steps are mostly synchronous (loading a chain's code, building its genesis, LiteSVM, the IBC
+ * handshake's blocks), so without these turns a chain already started could not answer the
+ * requests waiting for it (an `eth_chainId` while the hub starts) until the whole network is up.
+ */
+const ioTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A chain's code, loaded, then a turn before its start. */
+async function loaded<T>(load: Promise<T>): Promise<T> {
+  const parts = await load;
+  await ioTurn();
+  return parts;
+}
+
 export async function startNetwork(opts: StartNetworkOptions): Promise<Network> {
   const ids = new Set<string>();
   const started: NetworkChain[] = [];
@@ -84,21 +99,20 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
           : spec.kind === 'kvstore'
             ? await startKvStoreChain(spec)
             : spec.kind === 'hub'
-              ? await (await hubParts()).startHubChain(spec)
+              ? await (await loaded(hubParts())).startHubChain(spec)
             : // LiteSVM is loaded only by a network that has an SVM chain.
-              await (await import('./svm-chain.js')).startSvmChain(spec);
+              await (await loaded(import('./svm-chain.js'))).startSvmChain(spec);
       started.push(chain);
       if (ids.has(chain.chainId)) throw new Error(`two chains of the network have the chain id ${chain.chainId}`);
       ids.add(chain.chainId);
-      // A started chain's servers answer the requests already waiting before the next chain's start
-      // (mostly synchronous: loading its code, building its genesis) holds the thread.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await ioTurn();
     }
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
     const others = [...(hubs.length > 0 ? hubs.map((await hubParts()).hubRoutingChain) : []), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
     if (wantsIbc && evms[0] && hubs[0]) {
+      await ioTurn();
       const { evmRelayChain, hubRelayChain, indexedChain, PacketIndex, Relayer } = await hubParts();
       const evmSide = evmRelayChain(evms[0]);
       const hubSide = hubRelayChain(hubs[0]);
@@ -116,6 +130,7 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
     }
     if (ibcSkipped && evms[0]) evms[0].logger.warn('IBC is off: the EVM chain runs a home or given genesis, which does not fund the relayer (start without --home for IBC: docs/network.md)');
     const otherCometChains = hubs.flatMap((hub) => (hub.urls.rpc ? [{ chainId: hub.chainId, rpc: hub.urls.rpc, ws: hub.urls.rpcWs }] : []));
+    await ioTurn();
     if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains, ...(packets ? { ibcPackets: (n: number) => packets!.recent(n) } : {}) }, packets && ((chainId, hash) => packets!.transfersOf(chainId, hash)), {
         ...(relayer ? { ibcPaths: relayer.status().paths.map((p) => ({ chainA: p.chainA, channelA: p.channelA, chainB: p.chainB, channelB: p.channelB })) } : {}),
       });
