@@ -37,6 +37,32 @@ describe('package', () => {
     expect(JSON.parse(r.stdout.trim())).toEqual({ atStart: 0, afterQuery: true, code: 0, bytes: true, pino: 0 });
   });
 
+  it.skipIf(!existsSync(`${root}/dist/index.js`))('an import and a start load neither node:http, node:inspector nor node:zlib (first use only)', () => {
+    const script = `
+      const builtins = () => process.moduleLoadList.filter((m) => /^NativeModule (http|inspector|inspector\\/promises|zlib)$/.test(m));
+      const { startNode } = await import('chainlet');
+      const afterImport = builtins();
+      const node = await startNode({ config: { rpc: { laddr: 'tcp://127.0.0.1:0' }, jsonRpc: { address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' }, routing: { address: '127.0.0.1:0' } } });
+      // A raw request: fetch would load node:http and node:zlib itself.
+      const { connect } = await import('node:net');
+      const url = new URL(node.urls.jsonRpc);
+      const body = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}';
+      const reply = await new Promise((resolve, reject) => {
+        const sock = connect(Number(url.port), url.hostname, () => sock.end('POST / HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\nContent-Length: ' + body.length + '\\r\\n\\r\\n' + body));
+        let text = '';
+        sock.on('data', (d) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+      });
+      const chainId = JSON.parse(reply.slice(reply.indexOf('\\r\\n\\r\\n') + 4)).result;
+      const afterStart = builtins();
+      const dump = await node.internals.devnet.dumpState();
+      const afterDump = builtins().some((m) => m.endsWith('zlib'));
+      console.log(JSON.stringify({ afterImport, afterStart, chainId, afterDump, dumped: dump.length > 0 }));
+      await node.stop();`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim())).toEqual({ afterImport: [], afterStart: [], chainId: '0x2328', afterDump: true, dumped: true });
+  });
+
   it.skipIf(!existsSync(`${root}/dist/index.js`))('loads its bundle with the V8 code cache the build wrote, and without one', () => {
     const script = `
       const { codeCacheUsed } = await import('./dist/core-loader.js');

@@ -7,10 +7,13 @@
  *   "CHAINLET-STATE\n" ‖ u32be header length ‖ header JSON {version, chainId, height, entries}
  *   ‖ per entry: u32be key length ‖ key ‖ u32be value length ‖ value      (keys in db order)
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { dbEntries, restoreRange, type EntrySource } from './db-restore.js';
 import { InvalidStateDumpError } from './errors.js';
 import type { RootDb } from './parts.js';
+
+/** node:zlib, loaded by the first dump or load rather than by every start. */
+const zlib = (): typeof import('node:zlib') => createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
 
 const MAGIC = Buffer.from('CHAINLET-STATE\n', 'latin1');
 const VERSION = 1;
@@ -37,14 +40,14 @@ export async function dumpDb(db: RootDb, info: { chainId: string; height: number
   const header = Buffer.from(JSON.stringify({ version: VERSION, chainId: info.chainId, height: info.height, entries } satisfies DumpHeader));
   const len = Buffer.allocUnsafe(4);
   len.writeUInt32BE(header.length);
-  return new Uint8Array(gzipSync(Buffer.concat([MAGIC, len, header, ...parts]), { level: 1 }));
+  return new Uint8Array(zlib().gzipSync(Buffer.concat([MAGIC, len, header, ...parts]), { level: 1 }));
 }
 
 /** Reads a dump's header, checking it is one (throws InvalidStateDumpError). */
 export function readDump(gz: Uint8Array): { header: DumpHeader; entries: EntrySource } {
   let buf: Buffer;
   try {
-    buf = gunzipSync(gz);
+    buf = zlib().gunzipSync(gz);
   } catch {
     throw new InvalidStateDumpError('not gzip data');
   }

@@ -1,6 +1,8 @@
+import { STATUS_CODES } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer } from './server.js';
 import { ListenError } from './errors.js';
+import { COMMON_REASONS, statusLine } from './pipeline.js';
 import { BACKENDS, rawHttp, testServer } from './test-helpers.js';
 import type { HttpRequest, RunningServer } from './types.js';
 
@@ -122,5 +124,14 @@ describe.each(BACKENDS)('HTTP on %s', (backend) => {
     await expect(
       startHttpServer({ host: '127.0.0.1', port, backend, maxBodyBytes: 1, maxHeaderBytes: 1000, maxOpenConnections: 0, onHttp: () => ({ status: 200, body: '' }) }),
     ).rejects.toBeInstanceOf(ListenError);
+  });
+});
+
+describe('status lines', () => {
+  it("use node:http's reason phrases, from a table for the common statuses and from node:http for the rest", () => {
+    for (const [code, reason] of Object.entries(COMMON_REASONS)) expect(reason, code).toBe(STATUS_CODES[code]);
+    expect(statusLine(200)).toBe('200 OK');
+    expect(statusLine(418)).toBe(`418 ${STATUS_CODES[418]}`);
+    expect(statusLine(599)).toBe('599 Unknown');
   });
 });

@@ -12,7 +12,7 @@
  * profile (writing what it has), the samplers and the GC observer, and ends the waits of
  * debug_cpuProfile / blockProfile / mutexProfile early.
  */
-import { Session } from 'node:inspector/promises';
+import type { Session } from 'node:inspector/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { writeHeapSnapshot } from 'node:v8';
 import { GcMonitor } from './gc-monitor.js';
@@ -54,6 +54,8 @@ export class DebugProfiler {
     try {
       const path = resolveProfilePath(file);
       const fh = await createProfileFile(path);
+      // node:inspector is loaded by the first CPU profile, not by every start.
+      const { Session } = await import('node:inspector/promises');
       const session = new Session();
       session.connect();
       try {
