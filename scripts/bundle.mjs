@@ -8,8 +8,8 @@
  * ≈ 60 ms less again (Node 20 has no compile cache for ES modules). Code a start does not need stays
  * in the script unevaluated until first use (esbuild keeps each lazily imported module behind its
  * own init function). Native addons and CommonJS packages that load files or workers at run time
- * (pino's transports, protobufjs, ws's optional addons) stay external and resolve from node_modules
- * as before. The rest of tsc's output stays in dist/ beside the type declarations; nothing loads it.
+ * (pino's transports, ws's optional addons) stay external and resolve from node_modules as before.
+ * protobufjs is bundled: only its minimal runtime is used (no .proto files read at run time). The rest of tsc's output stays in dist/ beside the type declarations; nothing loads it.
  * Run after tsc (npm run build does both): the two entries are overwritten.
  */
 import { parse } from 'acorn';
@@ -26,7 +26,7 @@ const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 // cosmjs-types (≈ 1.2 MB of generated codecs) stays external too: the Cosmos face, IBC and the hub
 // load it on first use (src/codec/cosmjs-types.ts), so `import('chainlet')` and a start do not
 // compile it. The check after the build keeps it off the entries' static import graphs.
-const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'protobufjs', 'ws', 'cosmjs-types'];
+const external = ['classic-level', 'secp256k1', '@trufflesuite/uws-js-unofficial', 'pino', 'ws', 'cosmjs-types'];
 // pino loads only for a logger that is not silent (src/util/logger.ts).
 const lazyOnly = ['cosmjs-types', 'pino'];
 for (const name of external) if (!pkg.dependencies[name]) throw new Error(`bundle: external ${name} is not a dependency`);
@@ -88,6 +88,8 @@ const result = await build({
   banner: { js: `// chainlet build ${buildId}\nvar __chainletModuleUrl = require('node:url').pathToFileURL(__filename).href;` },
   sourcemap: 'linked',
   logLevel: 'warning',
+  // protobufjs's `inquire` finds optional modules with a direct eval of `require`; it works in the bundle.
+  logOverride: { 'direct-eval': 'silent' },
   metafile: true,
   plugins: [upstreamEdits, litesvmParts],
 });

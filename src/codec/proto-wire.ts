@@ -3,7 +3,7 @@
  * zero scalars, empty strings and empty bytes are omitted; embedded messages are written whenever
  * the caller asks (gogoproto `nullable=false` fields are always present, even when empty).
  */
-import protobuf from 'protobufjs/minimal.js';
+import protobuf from './protobuf-runtime.js';
 import { transientBytes } from './byte-slab.js';
 
 export type ProtoWriter = protobuf.Writer;

@@ -1,5 +1,7 @@
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { describe, expect, it } from 'vitest';
+import Long from 'long';
+import protobuf from 'protobufjs/minimal.js';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -65,5 +67,13 @@ describe('tx_result.data of an Ethereum tx', () => {
     expect(data.buffer.byteLength).toBe(data.length);
     const plain = TxMsgData.encode({ data: [], msgResponses: [] }).finish();
     expect(plain.buffer.byteLength).toBe(plain.length);
+  });
+
+  it('decodes 64-bit fields exactly (protobufjs is given Long by proto-wire.ts, not left to find it)', () => {
+    expect(protobuf.util.Long).toBe(Long);
+    const big = 2n ** 60n + 1n;
+    const w = protobuf.Writer.create();
+    w.uint32((5 << 3) | 0).uint64(Long.fromString(big.toString(), true));
+    expect(decodeMsgEthereumTxResponse(w.finish()).gasUsed).toBe(big);
   });
 });

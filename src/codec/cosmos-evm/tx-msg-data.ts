@@ -8,6 +8,8 @@
  * there (`tx-data.generated.ts`, `npm run proto`), so the first tx neither parses a .proto nor
  * loads cosmjs-types.
  */
+// First: the protobufjs runtime with Long configured (protobuf-runtime.ts), then the generated codec on it.
+import '../protobuf-runtime.js';
 import { cosmos } from './tx-data.generated.js';
 
 export const MSG_ETHEREUM_TX_RESPONSE_TYPE_URL = '/cosmos.evm.vm.v1.MsgEthereumTxResponse';
