@@ -3,13 +3,15 @@
  * `chainlet` command run is one CommonJS script, dist/chainlet.cjs, which dist/core-loader.js
  * compiles with a V8 code cache written here (scripts/warm-code-cache.mjs runs a start in a child
  * process and saves the bytecode it compiled). dist/index.js and dist/cli/main.js become two small
- * ES modules over that loader. Loading ~560 small ES modules cost ~300 ms of resolution, file reads
- * and compilation at each start; ES-module chunks about half that; the script with its cache
- * ≈ 60 ms less again (Node 20 has no compile cache for ES modules). Code a start does not need stays
- * in the script unevaluated until first use (esbuild keeps each lazily imported module behind its
- * own init function). Native addons and CommonJS packages that load files or workers at run time
- * (pino's transports, ws's optional addons) stay external and resolve from node_modules as before.
- * protobufjs is bundled: only its minimal runtime is used (no .proto files read at run time). The rest of tsc's output stays in dist/ beside the type declarations; nothing loads it.
+ * ES modules over that loader. Loading ~560 small ES modules cost ~300 ms at each start; ES-module
+ * chunks about half that. The one script, holding everything, parses slower than those chunks did;
+ * with its cache (Node 20 has no compile cache for ES modules) the import is a little faster than
+ * theirs and a start's first `startNode()` ≈ 25 ms faster (docs/benchmarks.md). Code a start does
+ * not need stays in the script unevaluated until first use (esbuild keeps each lazily imported
+ * module behind its own init function). Native addons and CommonJS packages that load files or
+ * workers at run time (pino's transports, ws's optional addons) stay external and resolve from
+ * node_modules as before; protobufjs is bundled (only its minimal runtime is used). The rest of
+ * tsc's output stays in dist/ beside the type declarations; nothing loads it.
  * Run after tsc (npm run build does both): the two entries are overwritten.
  */
 import { parse } from 'acorn';
