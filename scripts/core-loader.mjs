@@ -7,9 +7,11 @@
  * read: the script then compiles as usual. The build names the cache after the bundle's build id,
  * so a cache never meets another build's bundle. Copied to dist/ by scripts/bundle.mjs.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInThisContext, Script } from 'node:vm';
 
@@ -26,6 +28,7 @@ const mainRealm = runInThisContext('globalThis') === globalThis;
 
 let script;
 let cacheFile;
+let cachedFrom;
 let cachedData;
 let exports;
 if (mainRealm) {
@@ -33,27 +36,66 @@ if (mainRealm) {
   const source = readFileSync(file, 'latin1');
   const buildId = /^\/\/ chainlet build ([0-9a-f]+)/.exec(source)?.[1];
   cacheFile = buildId === undefined ? undefined : `${dirname(file)}/chainlet-${buildId}.v8cache`;
-  if (cacheFile !== undefined && process.env.CHAINLET_CODE_CACHE !== 'off') {
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      // No cache (a build that could not write one): compile.
+  const local = buildId === undefined ? undefined : localCacheFile(buildId);
+  if (cacheFile !== undefined && local !== undefined && process.env.CHAINLET_CODE_CACHE !== 'off') {
+    // A local cache exists only where the build's was refused (other V8 flags): it comes first.
+    cachedData = readIfThere(local);
+    if (cachedData !== undefined) cachedFrom = 'local';
+    else {
+      cachedData = readIfThere(cacheFile);
+      if (cachedData !== undefined) cachedFrom = 'build';
     }
   }
   script = new Script(Module.wrap(source), { filename: file, cachedData });
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   exports = module.exports;
+  if (local !== undefined && cachedData !== undefined && script.cachedDataRejected) writeLocalCacheAtExit(script, local);
 } else {
   exports = (await import('./chainlet.cjs')).default;
+}
+
+/**
+ * Any V8 flag (`--max-old-space-size` in NODE_OPTIONS, say) makes V8 refuse the build's cache. For
+ * those flags the process writes a cache of its own when it exits, in the system's temporary folder
+ * (as v8-compile-cache did), keyed by the build, the Node version and the flags; the next process
+ * with the same flags reads it. Written once per flag set, unless V8 refuses it too.
+ */
+function localCacheFile(buildId) {
+  const flags = createHash('sha256').update(`${process.version}\n${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`).digest('hex').slice(0, 16);
+  return join(process.env.CHAINLET_CODE_CACHE_DIR || join(tmpdir(), 'chainlet-code-cache'), `chainlet-${buildId}-${flags}.v8cache`);
+}
+
+function readIfThere(path) {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeLocalCacheAtExit(compiled, path) {
+  process.once('exit', () => {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, compiled.createCachedData());
+      renameSync(tmp, path);
+    } catch {
+      // A read-only or full disk: the next process compiles, as this one did.
+    }
+  });
 }
 
 /** The bundle's exports: the public API, `loadCli` and `hashersReady`. */
 export const core = exports;
 await core.hashersReady;
 
-/** Whether V8 took the code cache (false: none, refused, or loaded by a test runner's own loader). */
+/** Whether V8 took a code cache (false: none, refused, or loaded by a test runner's own loader). */
 export const codeCacheUsed = script !== undefined && cachedData !== undefined && !script.cachedDataRejected;
+
+/** Which cache V8 took: the build's, one this machine wrote for other V8 flags, or none. */
+export const codeCacheSource = codeCacheUsed ? cachedFrom : undefined;
 
 /** For the build (scripts/warm-code-cache.mjs): writes the bytecode compiled so far as the cache. */
 export function writeCodeCache() {

@@ -80,6 +80,32 @@ describe('package', () => {
     expect(JSON.parse(off.stdout.trim())).toEqual({ codeCacheUsed: false, height: 2 });
   });
 
+  it.skipIf(!existsSync(`${root}/dist/index.js`))('under other V8 flags the first process writes a code cache of its own, which the next one takes', () => {
+    const dir = mkdtempSync(`${tmpdir()}/chainlet-local-cache-`);
+    try {
+      const script = `
+        const { codeCacheUsed, codeCacheSource } = await import('./dist/core-loader.js');
+        const { startNode } = await import('chainlet');
+        const node = await startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
+        console.log(JSON.stringify({ codeCacheUsed, codeCacheSource: codeCacheSource ?? null, height: node.height }));
+        await node.stop();`;
+      const run = (flags: string[]) => {
+        const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CHAINLET_CODE_CACHE_DIR: dir } });
+        expect(r.status, r.stderr).toBe(0);
+        return JSON.parse(r.stdout.trim()) as unknown;
+      };
+      // --max-semi-space-size is a V8 flag: V8 refuses the build's cache under it.
+      expect(run(['--max-semi-space-size=16'])).toEqual({ codeCacheUsed: false, codeCacheSource: null, height: 1 });
+      expect(readdirSync(dir).filter((f) => f.endsWith('.v8cache'))).toHaveLength(1);
+      expect(run(['--max-semi-space-size=16'])).toEqual({ codeCacheUsed: true, codeCacheSource: 'local', height: 1 });
+      // Without flags the build's cache is taken, and nothing more is written.
+      expect(run([])).toEqual({ codeCacheUsed: true, codeCacheSource: 'build', height: 1 });
+      expect(readdirSync(dir).filter((f) => f.endsWith('.v8cache'))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!existsSync(`${root}/dist/index.js`))('a code cache V8 refuses is ignored: the bundle compiles and runs', () => {
     // A copy of the loader and the bundle beside a cache file of garbage under the bundle's build id.
     const dir = mkdtempSync(`${tmpdir()}/chainlet-cache-`);
@@ -97,7 +123,8 @@ describe('package', () => {
         await node.mine(1);
         console.log(JSON.stringify({ codeCacheUsed, height: node.height }));
         await node.stop();`;
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+      // A refused cache makes the process write one of its own at exit: into the test's folder.
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CHAINLET_CODE_CACHE_DIR: dir } });
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout.trim())).toEqual({ codeCacheUsed: false, height: 2 });
     } finally {
