@@ -20,14 +20,37 @@ async function rpc(url, method, params = []) {
   return body.result;
 }
 
+/** The receipt, once the automined block has it. */
+async function receipt(url, hash) {
+  for (;;) {
+    const r = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    if (r) return r;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
 // The library: a node, transactions one at a time as a test suite sends them, the usual reads.
 const node = await core.startNode({ config: ports0 });
 const url = node.urls.jsonRpc;
 const [from, to] = node.accounts.map((a) => a.address);
 for (let i = 0; i < 8; i++) {
-  const hash = await rpc(url, 'eth_sendTransaction', [{ from, to, value: '0x1' }]);
-  await rpc(url, 'eth_getTransactionReceipt', [hash]);
+  await receipt(url, await rpc(url, 'eth_sendTransaction', [{ from, to, value: '0x1' }]));
 }
+// A contract: deployed, called (a storage write and a log), read, estimated; so the EVM's own
+// interpreter paths are in the cache too. Runtime: x = calldata[0:32]; sstore(0, x); log0(x);
+// return x. Init code: copy the 20-byte runtime from offset 12 and return it.
+const runtime = '6000358060005560005260206000a060206000f3';
+const deploy = await rpc(url, 'eth_sendTransaction', [{ from, data: `0x6014600c60003960146000f3${runtime}` }]);
+const { contractAddress: contract, status } = await receipt(url, deploy);
+if (status !== '0x1') throw new Error('warm-up: the contract deploy failed');
+const word = `0x${'2a'.padStart(64, '0')}`;
+for (let i = 0; i < 4; i++) {
+  const { status: called, logs } = await receipt(url, await rpc(url, 'eth_sendTransaction', [{ from, to: contract, data: word }]));
+  if (called !== '0x1' || logs.length !== 1) throw new Error('warm-up: the contract call failed');
+}
+await rpc(url, 'eth_call', [{ from, to: contract, data: word }, 'latest']);
+await rpc(url, 'eth_estimateGas', [{ from, to: contract, data: word }]);
+await rpc(url, 'eth_getLogs', [{ address: contract, fromBlock: '0x0' }]);
 await rpc(url, 'eth_chainId');
 await rpc(url, 'eth_blockNumber');
 await rpc(url, 'eth_getBalance', [to, 'latest']);
