@@ -159,15 +159,18 @@ writeFileSync(
 );
 writeFileSync(
   `${root}/dist/cli/main.js`,
-  `#!/usr/bin/env node\n/** The \`chainlet\` command, from the bundle (scripts/bundle.mjs). */\nimport { core } from '../core-loader.js';\n\nconst { runCli } = await core.loadCli();\nawait runCli(process.argv);\n`,
+  `#!/usr/bin/env node\n/** The \`chainlet\` command, from the bundle (scripts/bundle.mjs), with the command line's code cache. */\nglobalThis[Symbol.for('chainlet.entry')] = 'cli';\nconst { core } = await import('../core-loader.js');\nconst { runCli } = await core.loadCli();\nawait runCli(process.argv);\n`,
 );
 for (const stale of ['index.js.map', 'cli/main.js.map']) rmSync(`${root}/dist/${stale}`, { force: true });
 
-// The code cache. Without it everything works, only slower to load: a failure warns, it does not stop the build.
-try {
-  const out = execFileSync(process.execPath, [`${root}/scripts/warm-code-cache.mjs`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
-  const { bytes } = JSON.parse(out.trim().split('\n').at(-1));
-  console.log(`bundle: code cache ${(bytes / 1024).toFixed(0)} KiB`);
-} catch (err) {
-  console.warn(`bundle: no code cache written (loading compiles the bundle instead): ${err.stderr || err.message}`);
+// The code caches, the library's and the command line's. Without them everything works, only slower
+// to load: a failure warns, it does not stop the build.
+for (const entry of ['lib', 'cli']) {
+  try {
+    const out = execFileSync(process.execPath, [`${root}/scripts/warm-code-cache.mjs`, entry], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const { bytes } = JSON.parse(out.trim().split('\n').at(-1));
+    console.log(`bundle: ${entry} code cache ${(bytes / 1024).toFixed(0)} KiB`);
+  } catch (err) {
+    console.warn(`bundle: no ${entry} code cache written (loading compiles the bundle instead): ${err.stderr || err.message}`);
+  }
 }

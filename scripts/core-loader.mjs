@@ -26,6 +26,14 @@ const file = fileURLToPath(new URL('./chainlet.cjs', import.meta.url));
  */
 const mainRealm = runInThisContext('globalThis') === globalThis;
 
+/**
+ * Two caches: the library's (what `import('chainlet')`, a node and its transactions run) and the
+ * command line's (a whole network and the CLI as well), since V8 deserializes a cache whole and
+ * the library should not pay for the hub's and the SVM chain's bytecode. dist/cli/main.js sets
+ * this mark before it imports the loader.
+ */
+const cacheSuffix = globalThis[Symbol.for('chainlet.entry')] === 'cli' ? '-cli' : '';
+
 let script;
 let cacheFile;
 let cachedFrom;
@@ -35,7 +43,7 @@ if (mainRealm) {
   // The build keeps the bundle ASCII, so latin1 is the same text without UTF-8 decoding.
   const source = readFileSync(file, 'latin1');
   const buildId = /^\/\/ chainlet build ([0-9a-f]+)/.exec(source)?.[1];
-  cacheFile = buildId === undefined ? undefined : `${dirname(file)}/chainlet-${buildId}.v8cache`;
+  cacheFile = buildId === undefined ? undefined : `${dirname(file)}/chainlet-${buildId}${cacheSuffix}.v8cache`;
   const local = buildId === undefined ? undefined : localCacheFile(buildId);
   if (cacheFile !== undefined && local !== undefined && process.env.CHAINLET_CODE_CACHE !== 'off') {
     // A local cache exists only where the build's was refused (other V8 flags): it comes first.
@@ -63,7 +71,7 @@ if (mainRealm) {
  */
 function localCacheFile(buildId) {
   const flags = createHash('sha256').update(`${process.version}\n${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`).digest('hex').slice(0, 16);
-  return join(process.env.CHAINLET_CODE_CACHE_DIR || join(tmpdir(), 'chainlet-code-cache'), `chainlet-${buildId}-${flags}.v8cache`);
+  return join(process.env.CHAINLET_CODE_CACHE_DIR || join(tmpdir(), 'chainlet-code-cache'), `chainlet-${buildId}${cacheSuffix}-${flags}.v8cache`);
 }
 
 function readIfThere(path) {

@@ -1,11 +1,14 @@
 /**
- * Writes dist/'s V8 code cache (scripts/core-loader.mjs): loads the bundle, runs what a start runs
- * (the library's `startNode` with a few transactions and queries over HTTP, then the command line's
- * default network of EVM chain, hub and SVM chain, and the command line itself), and saves the
- * bytecode compiled meanwhile. Everything listens on ports 0 and stops before the cache is written.
- * Run by scripts/bundle.mjs in a process of its own; prints one JSON line.
+ * Writes one of dist/'s V8 code caches (scripts/core-loader.mjs): loads the bundle, runs what a start
+ * runs and saves the bytecode compiled meanwhile. `lib` (the library's cache): `startNode` with
+ * transactions, a contract and queries over HTTP. `cli` (the command line's): that, then the
+ * command line's default network of EVM chain, hub and SVM chain, and the command line itself.
+ * Everything listens on ports 0 and stops before the cache is written. Run by scripts/bundle.mjs
+ * in a process of its own, once per cache; prints one JSON line.
  */
-import { codeCacheUsed, core, writeCodeCache } from '../dist/core-loader.js';
+const entry = process.argv[2] === 'cli' ? 'cli' : 'lib';
+if (entry === 'cli') globalThis[Symbol.for('chainlet.entry')] = 'cli';
+const { codeCacheUsed, core, writeCodeCache } = await import('../dist/core-loader.js');
 
 const ports0 = {
   rpc: { laddr: 'tcp://127.0.0.1:0' },
@@ -60,6 +63,12 @@ await rpc(url, 'eth_getBlockByNumber', ['latest', true]);
 await fetch(`${node.urls.rpc}/status`).then((r) => r.text());
 await node.stop();
 
+if (entry === 'lib') {
+  const written = writeCodeCache();
+  console.log(JSON.stringify({ entry, ...written, compiledWithCache: codeCacheUsed }));
+  process.exit(0);
+}
+
 // The command line's default network (`chainlet start`): EVM chain, hub, SVM chain, IBC.
 const network = await core.startNetwork({
   chains: [
@@ -79,4 +88,4 @@ await runCli([process.execPath, 'chainlet', 'version']);
 console.log = log;
 
 const written = writeCodeCache();
-console.log(JSON.stringify({ ...written, compiledWithCache: codeCacheUsed }));
+console.log(JSON.stringify({ entry, ...written, compiledWithCache: codeCacheUsed }));

@@ -75,6 +75,11 @@ describe('package', () => {
     const cached = run({});
     expect(cached.status, cached.stderr).toBe(0);
     expect(JSON.parse(cached.stdout.trim())).toEqual({ codeCacheUsed: true, height: 2 });
+    // The command line's entry marks itself and takes its own cache (a network's and the CLI's bytecode too).
+    const cli = spawnSync(process.execPath, ['--input-type=module', '-e', "globalThis[Symbol.for('chainlet.entry')] = 'cli'; const l = await import('./dist/core-loader.js'); console.log(JSON.stringify([l.codeCacheUsed, l.codeCacheSource]));"], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout.trim())).toEqual([true, 'build']);
+    expect(readdirSync(`${root}/dist`).filter((f) => f.endsWith('.v8cache')).sort()).toEqual([expect.stringMatching(/^chainlet-[0-9a-f]+-cli\.v8cache$/), expect.stringMatching(/^chainlet-[0-9a-f]+\.v8cache$/)]);
     const off = run({ CHAINLET_CODE_CACHE: 'off' });
     expect(off.status, off.stderr).toBe(0);
     expect(JSON.parse(off.stdout.trim())).toEqual({ codeCacheUsed: false, height: 2 });
@@ -112,7 +117,7 @@ describe('package', () => {
     try {
       copyFileSync(`${root}/dist/core-loader.js`, `${dir}/core-loader.js`);
       copyFileSync(`${root}/dist/chainlet.cjs`, `${dir}/chainlet.cjs`);
-      const cache = readdirSync(`${root}/dist`).find((f) => f.endsWith('.v8cache'));
+      const cache = readdirSync(`${root}/dist`).find((f) => /^chainlet-[0-9a-f]+\.v8cache$/.test(f));
       expect(cache).toBeDefined();
       writeFileSync(`${dir}/${cache}`, Buffer.alloc(4096, 7));
       writeFileSync(`${dir}/package.json`, '{"type":"module"}');
