@@ -1,6 +1,8 @@
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { createAddressFromString } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
+import { bytesToBigInt } from '@ethereumjs/util';
+import { keccak256 } from '../crypto/keccak.js';
 import { createChainCommon } from './chain-common.js';
 import { IMPERSONATION_R, impersonatedSender, impersonatedTx, impersonationTransform, ImpersonationSet } from './impersonation.js';
 import { decodeAppTx, recoverSender } from './tx-decode.js';
@@ -33,5 +35,11 @@ describe('impersonation marker', () => {
     set.remove(who.toString());
     set.auto = true;
     expect(transform(decodeAppTx(bytes, common)).senderHex).toBe(who.toString());
+  });
+});
+
+describe('IMPERSONATION_R', () => {
+  it('is keccak256("chainlet:impersonated-sender"), written out', () => {
+    expect(IMPERSONATION_R).toBe(bytesToBigInt(keccak256(new TextEncoder().encode('chainlet:impersonated-sender'))));
   });
 });

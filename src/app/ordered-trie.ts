@@ -3,11 +3,12 @@
  * for a block's transactionsRoot and receiptsRoot. Built in one recursive pass over the sorted keys
  * instead of N trie insertions, and synchronous so that EvmBlock can compute it lazily in a getter.
  */
+import { KECCAK256_RLP } from '@ethereumjs/util';
 import { keccak256 } from '../crypto/keccak.js';
 import { RLP, type Input } from '@ethereumjs/rlp';
 
-/** keccak256(RLP("")): the root of an empty trie. */
-export const EMPTY_TRIE_ROOT = keccak256(RLP.encode(new Uint8Array(0)));
+/** keccak256(RLP("")): the root of an empty trie (@ethereumjs/util's constant; no hashing at load). */
+export const EMPTY_TRIE_ROOT: Uint8Array = KECCAK256_RLP.slice();
 
 interface Item {
   key: number[];
