@@ -17,7 +17,15 @@ const CLI_TIMEOUT_MS = 30_000;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function inProcess(): { importMs: number; startMs: number; stopMs: number } {
+interface InProcess {
+  importMs: number;
+  startMs: number;
+  stopMs: number;
+  /** Which V8 code cache the bundle took (dist/core-loader.js): 'build', 'local' or 'none'. */
+  codeCache: string;
+}
+
+function inProcess(): InProcess {
   const script = `
     const t0 = performance.now();
     const { startNode } = await import('chainlet');
@@ -26,10 +34,11 @@ function inProcess(): { importMs: number; startMs: number; stopMs: number } {
     const t2 = performance.now();
     await node.stop();
     const t3 = performance.now();
-    console.log(JSON.stringify({ importMs: t1 - t0, startMs: t2 - t1, stopMs: t3 - t2 }));`;
+    const { codeCacheSource } = await import('./dist/core-loader.js');
+    console.log(JSON.stringify({ importMs: t1 - t0, startMs: t2 - t1, stopMs: t3 - t2, codeCache: codeCacheSource ?? 'none' }));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
-  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { importMs: number; startMs: number; stopMs: number };
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as InProcess;
 }
 
 function freePort(): Promise<number> {
@@ -72,9 +81,12 @@ const fig = {
   startNodeMs: Number(median(runs.map((r) => r.startMs)).toFixed(1)),
   stopMs: Number(median(runs.map((r) => r.stopMs)).toFixed(1)),
   cliFirstAnswerMs: Number(median(cli).toFixed(1)),
+  // A figure without the cache (V8 flags in NODE_OPTIONS, a stale build) is not comparable.
+  codeCache: [...new Set(runs.map((r) => r.codeCache))].join(','),
 };
 console.log(`import('chainlet')        ${fig.importMs} ms (median of ${RUNS})`);
 console.log(`startNode()               ${fig.startNodeMs} ms`);
 console.log(`stop()                    ${fig.stopMs} ms`);
 console.log(`CLI start → eth_chainId   ${fig.cliFirstAnswerMs} ms`);
+console.log(`code cache                ${fig.codeCache}`);
 console.log(JSON.stringify({ bench: 'start', runs: RUNS, node: process.version, ...fig }));
