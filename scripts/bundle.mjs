@@ -72,11 +72,13 @@ const litesvmParts = {
 
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
 for (const f of readdirSync(`${root}/dist`)) if (f.endsWith('.v8cache')) rmSync(`${root}/dist/${f}`);
+/** tsc's output of src/package-core.ts: the root of the bundle. */
+const ENTRY = 'dist/package-core.js';
 // A new id each build names the code cache (scripts/core-loader.mjs): a cache never meets another build.
 const buildId = randomBytes(8).toString('hex');
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ['dist/package-core.js'],
+  entryPoints: [ENTRY],
   outfile: 'dist/chainlet.cjs',
   bundle: true,
   format: 'cjs',
@@ -96,25 +98,23 @@ const result = await build({
   plugins: [upstreamEdits, litesvmParts],
 });
 
-// A package in `lazyOnly` must not be reachable through static imports from an entry: report the chain.
+// A package in `lazyOnly` must not be reachable through static imports from the entry: report the chain.
 const inputs = result.metafile.inputs;
-for (const entry of ['dist/package-core.js']) {
-  const from = new Map([[entry, '']]);
-  const queue = [entry];
-  while (queue.length > 0) {
-    const mod = queue.shift();
-    for (const im of inputs[mod]?.imports ?? []) {
-      if (im.kind !== 'import-statement') continue;
-      if (im.external) {
-        if (!lazyOnly.some((p) => im.path === p || im.path.startsWith(`${p}/`))) continue;
-        const chain = [im.path];
-        for (let m = mod; m; m = from.get(m)) chain.unshift(m);
-        throw new Error(`bundle: ${im.path} must be loaded on first use, but ${entry} imports it statically: ${chain.join(' -> ')}`);
-      }
-      if (!from.has(im.path)) {
-        from.set(im.path, mod);
-        queue.push(im.path);
-      }
+const from = new Map([[ENTRY, '']]);
+const queue = [ENTRY];
+while (queue.length > 0) {
+  const mod = queue.shift();
+  for (const im of inputs[mod]?.imports ?? []) {
+    if (im.kind !== 'import-statement') continue;
+    if (im.external) {
+      if (!lazyOnly.some((p) => im.path === p || im.path.startsWith(`${p}/`))) continue;
+      const chain = [im.path];
+      for (let m = mod; m; m = from.get(m)) chain.unshift(m);
+      throw new Error(`bundle: ${im.path} must be loaded on first use, but ${ENTRY} imports it statically: ${chain.join(' -> ')}`);
+    }
+    if (!from.has(im.path)) {
+      from.set(im.path, mod);
+      queue.push(im.path);
     }
   }
 }

@@ -36,29 +36,32 @@ const cacheSuffix = globalThis[Symbol.for('chainlet.entry')] === 'cli' ? '-cli' 
 
 let script;
 let cacheFile;
-let cachedFrom;
-let cachedData;
+let codeCacheFrom;
 let exports;
 if (mainRealm) {
   // The build keeps the bundle ASCII, so latin1 is the same text without UTF-8 decoding.
   const source = readFileSync(file, 'latin1');
   const buildId = /^\/\/ chainlet build ([0-9a-f]+)/.exec(source)?.[1];
-  cacheFile = buildId === undefined ? undefined : `${dirname(file)}/chainlet-${buildId}${cacheSuffix}.v8cache`;
-  const local = buildId === undefined ? undefined : localCacheFile(buildId);
-  if (cacheFile !== undefined && local !== undefined && process.env.CHAINLET_CODE_CACHE !== 'off') {
-    // A local cache exists only where the build's was refused (other V8 flags): it comes first.
-    cachedData = readIfThere(local);
-    if (cachedData !== undefined) cachedFrom = 'local';
-    else {
-      cachedData = readIfThere(cacheFile);
-      if (cachedData !== undefined) cachedFrom = 'build';
+  let local;
+  let cachedData;
+  let from;
+  if (buildId !== undefined) {
+    cacheFile = `${dirname(file)}/chainlet-${buildId}${cacheSuffix}.v8cache`;
+    local = localCacheFile(buildId);
+    if (process.env.CHAINLET_CODE_CACHE !== 'off') {
+      // A local cache exists only where the build's was refused (other V8 flags): it comes first.
+      [from, cachedData] = ['local', readIfThere(local)];
+      if (cachedData === undefined) [from, cachedData] = ['build', readIfThere(cacheFile)];
     }
   }
   script = new Script(Module.wrap(source), { filename: file, cachedData });
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   exports = module.exports;
-  if (local !== undefined && cachedData !== undefined && script.cachedDataRejected) writeLocalCacheAtExit(script, local);
+  if (cachedData !== undefined) {
+    if (script.cachedDataRejected) writeLocalCacheAtExit(script, local);
+    else codeCacheFrom = from;
+  }
 } else {
   exports = (await import('./chainlet.cjs')).default;
 }
@@ -99,11 +102,11 @@ function writeLocalCacheAtExit(compiled, path) {
 export const core = exports;
 await core.hashersReady;
 
-/** Whether V8 took a code cache (false: none, refused, or loaded by a test runner's own loader). */
-export const codeCacheUsed = script !== undefined && cachedData !== undefined && !script.cachedDataRejected;
+/** Which cache V8 took: the build's, one this machine wrote for other V8 flags, or none (none, refused, or loaded by a test runner's own loader). */
+export const codeCacheSource = codeCacheFrom;
 
-/** Which cache V8 took: the build's, one this machine wrote for other V8 flags, or none. */
-export const codeCacheSource = codeCacheUsed ? cachedFrom : undefined;
+/** Whether V8 took a code cache. */
+export const codeCacheUsed = codeCacheFrom !== undefined;
 
 /** For the build (scripts/warm-code-cache.mjs): writes the bytecode compiled so far as the cache. */
 export function writeCodeCache() {

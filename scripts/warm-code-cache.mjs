@@ -63,29 +63,27 @@ await rpc(url, 'eth_getBlockByNumber', ['latest', true]);
 await fetch(`${node.urls.rpc}/status`).then((r) => r.text());
 await node.stop();
 
-if (entry === 'lib') {
-  const written = writeCodeCache();
-  console.log(JSON.stringify({ entry, ...written, compiledWithCache: codeCacheUsed }));
-  process.exit(0);
-}
-
-// The command line's default network (`chainlet start`): EVM chain, hub, SVM chain, IBC.
-const network = await core.startNetwork({
-  chains: [
-    { kind: 'evm', config: ports0 },
-    { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
-    { kind: 'svm', rpc: '127.0.0.1:0', ws: '127.0.0.1:0', slotMs: 0 },
-  ],
-});
-await rpc(network.evm.urls.jsonRpc, 'eth_chainId');
-await network.stop();
-
-// The command line itself (commander, the option tables), without starting anything.
-const { runCli } = await core.loadCli();
-const log = console.log;
-console.log = () => {};
-await runCli([process.execPath, 'chainlet', 'version']);
-console.log = log;
+if (entry === 'cli') await warmCommandLine();
 
 const written = writeCodeCache();
 console.log(JSON.stringify({ entry, ...written, compiledWithCache: codeCacheUsed }));
+
+async function warmCommandLine() {
+  // The command line's default network (`chainlet start`): EVM chain, hub, SVM chain, IBC.
+  const network = await core.startNetwork({
+    chains: [
+      { kind: 'evm', config: ports0 },
+      { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
+      { kind: 'svm', rpc: '127.0.0.1:0', ws: '127.0.0.1:0', slotMs: 0 },
+    ],
+  });
+  await rpc(network.evm.urls.jsonRpc, 'eth_chainId');
+  await network.stop();
+
+  // The command line itself (commander, the option tables), without starting anything.
+  const { runCli } = await core.loadCli();
+  const log = console.log;
+  console.log = () => {};
+  await runCli([process.execPath, 'chainlet', 'version']);
+  console.log = log;
+}

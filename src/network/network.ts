@@ -112,7 +112,6 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
     const others = [...(hubs.length > 0 ? hubs.map((await hubParts()).hubRoutingChain) : []), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
     if (wantsIbc && evms[0] && hubs[0]) {
-      await ioTurn();
       const { evmRelayChain, hubRelayChain, indexedChain, PacketIndex, Relayer } = await hubParts();
       const evmSide = evmRelayChain(evms[0]);
       const hubSide = hubRelayChain(hubs[0]);

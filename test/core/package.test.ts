@@ -6,21 +6,28 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** A test of the built package (`npm install` / `npm ci` builds dist through the `prepare` script). */
+const built = it.skipIf(!existsSync(`${root}/dist/index.js`));
+
+/** Runs `script` as an ES module in a fresh `node` in the project's folder; its last stdout line, parsed. */
+function runModule(script: string, opts: { flags?: string[]; env?: NodeJS.ProcessEnv } = {}): unknown {
+  const r = spawnSync(process.execPath, [...(opts.flags ?? []), '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...opts.env } });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout.trim());
+}
+
 describe('package', () => {
-  // `npm install` / `npm ci` builds dist through the `prepare` script.
-  it.skipIf(!existsSync(`${root}/dist/index.js`))("`import { startNode } from 'chainlet'` works from the built package", () => {
+  built("`import { startNode } from 'chainlet'` works from the built package", () => {
     const script = `
       import { startNode, DEFAULT_CHAIN_ID } from 'chainlet';
       const node = await startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
       await node.mine(2);
       console.log(JSON.stringify({ chainId: node.chainId, evm: node.evmChainId, height: node.height, def: DEFAULT_CHAIN_ID }));
       await node.stop();`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
-    expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ chainId: 'chainlet_9000-1', evm: 9000, height: 3, def: 'chainlet_9000-1' });
+    expect(runModule(script)).toEqual({ chainId: 'chainlet_9000-1', evm: 9000, height: 3, def: 'chainlet_9000-1' });
   });
 
-  it.skipIf(!existsSync(`${root}/dist/index.js`))('loads cosmjs-types only at the first Cosmos use, and pino not at all for a silent node', () => {
+  built('loads cosmjs-types only at the first Cosmos use, and pino not at all for a silent node', () => {
     const script = `
       import { createRequire } from 'node:module';
       const loaded = (pkg) => Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/node_modules/' + pkg + '/')).length;
@@ -32,12 +39,10 @@ describe('package', () => {
       const res = await node.internals.app.query({ path: '/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo', data: new Uint8Array(0), height: 0, prove: false });
       console.log(JSON.stringify({ atStart, afterQuery: cosmjsFiles() > 0, code: res.code, bytes: res.value.length > 0, pino: loaded('pino') }));
       await node.stop();`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
-    expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ atStart: 0, afterQuery: true, code: 0, bytes: true, pino: 0 });
+    expect(runModule(script)).toEqual({ atStart: 0, afterQuery: true, code: 0, bytes: true, pino: 0 });
   });
 
-  it.skipIf(!existsSync(`${root}/dist/index.js`))('an import and a start load neither node:http, node:inspector nor node:zlib (first use only)', () => {
+  built('an import and a start load neither node:http, node:inspector nor node:zlib (first use only)', () => {
     const script = `
       const builtins = () => process.moduleLoadList.filter((m) => /^NativeModule (http|inspector|inspector\\/promises|zlib)$/.test(m));
       const { startNode } = await import('chainlet');
@@ -58,12 +63,10 @@ describe('package', () => {
       const afterDump = builtins().some((m) => m.endsWith('zlib'));
       console.log(JSON.stringify({ afterImport, afterStart, chainId, afterDump, dumped: dump.length > 0 }));
       await node.stop();`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
-    expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual({ afterImport: [], afterStart: [], chainId: '0x2328', afterDump: true, dumped: true });
+    expect(runModule(script)).toEqual({ afterImport: [], afterStart: [], chainId: '0x2328', afterDump: true, dumped: true });
   });
 
-  it.skipIf(!existsSync(`${root}/dist/index.js`))('loads its bundle with the V8 code cache the build wrote, and without one', () => {
+  built('loads its bundle with the V8 code cache the build wrote, and without one', () => {
     const script = `
       const { codeCacheUsed } = await import('./dist/core-loader.js');
       const { startNode } = await import('chainlet');
@@ -71,21 +74,14 @@ describe('package', () => {
       await node.mine(1);
       console.log(JSON.stringify({ codeCacheUsed, height: node.height }));
       await node.stop();`;
-    const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env } });
-    const cached = run({});
-    expect(cached.status, cached.stderr).toBe(0);
-    expect(JSON.parse(cached.stdout.trim())).toEqual({ codeCacheUsed: true, height: 2 });
+    expect(runModule(script)).toEqual({ codeCacheUsed: true, height: 2 });
     // The command line's entry marks itself and takes its own cache (a network's and the CLI's bytecode too).
-    const cli = spawnSync(process.execPath, ['--input-type=module', '-e', "globalThis[Symbol.for('chainlet.entry')] = 'cli'; const l = await import('./dist/core-loader.js'); console.log(JSON.stringify([l.codeCacheUsed, l.codeCacheSource]));"], { cwd: root, encoding: 'utf8', timeout: 30_000 });
-    expect(cli.status, cli.stderr).toBe(0);
-    expect(JSON.parse(cli.stdout.trim())).toEqual([true, 'build']);
+    expect(runModule("globalThis[Symbol.for('chainlet.entry')] = 'cli'; const l = await import('./dist/core-loader.js'); console.log(JSON.stringify([l.codeCacheUsed, l.codeCacheSource]));")).toEqual([true, 'build']);
     expect(readdirSync(`${root}/dist`).filter((f) => f.endsWith('.v8cache')).sort()).toEqual([expect.stringMatching(/^chainlet-[0-9a-f]+-cli\.v8cache$/), expect.stringMatching(/^chainlet-[0-9a-f]+\.v8cache$/)]);
-    const off = run({ CHAINLET_CODE_CACHE: 'off' });
-    expect(off.status, off.stderr).toBe(0);
-    expect(JSON.parse(off.stdout.trim())).toEqual({ codeCacheUsed: false, height: 2 });
+    expect(runModule(script, { env: { CHAINLET_CODE_CACHE: 'off' } })).toEqual({ codeCacheUsed: false, height: 2 });
   });
 
-  it.skipIf(!existsSync(`${root}/dist/index.js`))('under other V8 flags the first process writes a code cache of its own, which the next one takes', () => {
+  built('under other V8 flags the first process writes a code cache of its own, which the next one takes', () => {
     const dir = mkdtempSync(`${tmpdir()}/chainlet-local-cache-`);
     try {
       const script = `
@@ -94,11 +90,7 @@ describe('package', () => {
         const node = await startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
         console.log(JSON.stringify({ codeCacheUsed, codeCacheSource: codeCacheSource ?? null, height: node.height }));
         await node.stop();`;
-      const run = (flags: string[]) => {
-        const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CHAINLET_CODE_CACHE_DIR: dir } });
-        expect(r.status, r.stderr).toBe(0);
-        return JSON.parse(r.stdout.trim()) as unknown;
-      };
+      const run = (flags: string[]) => runModule(script, { flags, env: { CHAINLET_CODE_CACHE_DIR: dir } });
       // --max-semi-space-size is a V8 flag: V8 refuses the build's cache under it.
       expect(run(['--max-semi-space-size=16'])).toEqual({ codeCacheUsed: false, codeCacheSource: null, height: 1 });
       expect(readdirSync(dir).filter((f) => f.endsWith('.v8cache'))).toHaveLength(1);
@@ -111,7 +103,7 @@ describe('package', () => {
     }
   });
 
-  it.skipIf(!existsSync(`${root}/dist/index.js`))('a code cache V8 refuses is ignored: the bundle compiles and runs', () => {
+  built('a code cache V8 refuses is ignored: the bundle compiles and runs', () => {
     // A copy of the loader and the bundle beside a cache file of garbage under the bundle's build id.
     const dir = mkdtempSync(`${tmpdir()}/chainlet-cache-`);
     try {
@@ -129,9 +121,7 @@ describe('package', () => {
         console.log(JSON.stringify({ codeCacheUsed, height: node.height }));
         await node.stop();`;
       // A refused cache makes the process write one of its own at exit: into the test's folder.
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CHAINLET_CODE_CACHE_DIR: dir } });
-      expect(r.status, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout.trim())).toEqual({ codeCacheUsed: false, height: 2 });
+      expect(runModule(script, { env: { CHAINLET_CODE_CACHE_DIR: dir } })).toEqual({ codeCacheUsed: false, height: 2 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
