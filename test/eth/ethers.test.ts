@@ -110,6 +110,12 @@ describe('ethers WebSocketProvider', () => {
       const ev = await event;
       expect(ev.args[1]).toBe(DEV[3]!.address);
       expect(ev.log.blockNumber).toBe(receipt.blockNumber);
+      // Each `once` listener, once fired, unsubscribes in the background; destroying the provider
+      // before the answer arrives rejects that request inside ethers (an unhandled rejection). The
+      // server has dropped both subscriptions when the count is back to 0, and WebSocket messages
+      // keep their order, so one more request's answer comes after the unsubscribes' answers.
+      await waitFor(async () => (listeners.count === 0 ? true : undefined));
+      await ws.send('eth_chainId', []);
     } finally {
       listeners.restore();
       await ws.destroy();
