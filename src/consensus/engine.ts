@@ -45,8 +45,6 @@ interface Proposal {
 }
 
 const EMPTY_COMMIT: Commit = { height: 0, round: 0, blockId: EMPTY_BLOCK_ID, signatures: [] };
-/** A macrotask: pending I/O (requests, socket reads) runs before what follows. */
-const ioTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class ConsensusEngine {
   private readonly waker = new Waker();
@@ -391,10 +389,6 @@ export class ConsensusEngine {
 
   private async commit(p: Proposal, seenCommit: Commit): Promise<void> {
     const { block, blockId, size } = p;
-    // One turn of the event loop between the decision and the commit. CometBFT serves RPC and
-    // CheckTx beside consensus and locks the mempool only for Commit; without this turn a client's
-    // next request, which arrives while the block is being made, waited for the whole block.
-    await ioTurn();
     await this.d.blockStore.saveBlock(block, blockId, size, seenCommit);
     this.state = await this.d.executor.applyBlock(this.state, blockId, block, (next) => {
       this.state = next;
