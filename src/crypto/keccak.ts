@@ -1,31 +1,17 @@
 /**
  * keccak-256 for the hot paths: the state and storage tries (key hashing and node hashes), tx and
- * receipt roots, tx hashes, the EVM's SHA3 opcode. hash-wasm's WebAssembly build gives the same
- * digests as @noble/hashes and is 7–9× faster for the 32–600 byte inputs a chain hashes (≈1.3 µs
- * against ≈9 µs for 64 bytes on the bench machine).
- *
- * WebAssembly compiles asynchronously. Until it has (a few milliseconds after load, before a node
- * has started) @noble/hashes answers, with the same digests; no top-level await, so the module can
- * be bundled as a script with a V8 code cache (scripts/bundle.mjs). After that one instance serves
- * every call synchronously (JavaScript never interleaves two digests, and `init()` resets any state
- * a failed call left). Each digest is a fresh 32-byte array.
+ * receipt roots, tx hashes, the EVM's SHA3 opcode. hash-wasm's WebAssembly build (wasm-digest.ts)
+ * gives the same digests as @noble/hashes and is 7–9× faster for the 32–600 byte inputs a chain
+ * hashes (≈1.3 µs against ≈9 µs for 64 bytes on the bench machine). It is compiled when this module
+ * loads; @noble/hashes answers only where WebAssembly is unavailable.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { createKeccak, type IHasher } from 'hash-wasm';
+import { wasmDigestOrUndefined, wasmDigest } from './wasm-digest.js';
+import { SHA3_WASM } from './wasm-hashers.generated.js';
 
-let hasher: IHasher | undefined;
-
-/** Settles once the WebAssembly instance serves the digests (if it cannot compile, @noble/hashes goes on). */
-export const keccakWasmReady: Promise<void> = createKeccak(256).then(
-  (h) => {
-    hasher = h;
-  },
-  () => undefined,
-);
+/** hash-wasm's createKeccak(256): the SHA-3 module with 256 output bits and Keccak's padding (0x01). */
+const wasmKeccak256 = wasmDigestOrUndefined(() => wasmDigest(SHA3_WASM, 32, 256, 0x01));
 
 export function keccak256(data: Uint8Array): Uint8Array {
-  if (hasher === undefined) return keccak_256(data);
-  hasher.init();
-  hasher.update(data);
-  return hasher.digest('binary');
+  return wasmKeccak256 === undefined ? keccak_256(data) : wasmKeccak256(data);
 }
