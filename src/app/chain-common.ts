@@ -45,15 +45,15 @@ export interface ChainCommonOpts {
 }
 
 export function createChainCommon(opts: ChainCommonOpts): Common {
-  const common = createCustomCommon({ chainId: Number(opts.chainId), name: 'chainlet' }, Mainnet, {
+  // Every package's parameters given to the constructor, merged: each later `updateParams` would
+  // deep-copy what it merges and rebuild the whole parameter cache (≈ 1 ms each at start), and so
+  // would a first one after the constructor has built it. The VMs and EVMs built on this Common are
+  // given `params: {}` so they do not merge them again.
+  return createCustomCommon({ chainId: Number(opts.chainId), name: 'chainlet' }, Mainnet, {
     hardfork: opts.hardfork,
+    params: mergeParams(paramsTx, paramsBlock, paramsEVM, paramsVM),
     customCrypto: { ecrecover: nativeEcrecover, keccak256 },
   });
-  // Every package's parameters in one update: each `updateParams` deep-copies what it merges and
-  // rebuilds the whole parameter cache (≈ 1 ms each at start). The VMs and EVMs built on this
-  // Common are given `params: {}` so they do not merge them again.
-  common.updateParams(mergeParams(paramsTx, paramsBlock, paramsEVM, paramsVM));
-  return common;
 }
 
 type ParamsDict = Parameters<Common['updateParams']>[0];
