@@ -14,6 +14,8 @@ const HARDENED = 0x80000000;
 export interface HdNode {
   privateKey: Uint8Array;
   chainCode: Uint8Array;
+  /** The compressed public key, kept once a child needed it (the dev accounts are ten children of one node). */
+  publicKey?: Uint8Array;
 }
 
 /** BIP-39 seed: PBKDF2-HMAC-SHA512 of the NFKD mnemonic, salt "mnemonic" + passphrase, 2048 rounds. */
@@ -39,7 +41,7 @@ export function masterNode(seed: Uint8Array): HdNode {
 export function deriveChild(node: HdNode, index: number): HdNode {
   const data = new Uint8Array(37);
   if (index >= HARDENED) data.set(node.privateKey, 1);
-  else data.set(secp256k1PublicKey(node.privateKey, true), 0);
+  else data.set((node.publicKey ??= secp256k1PublicKey(node.privateKey, true)), 0);
   new DataView(data.buffer).setUint32(33, index >>> 0);
   const i = createHmac('sha512', node.chainCode).update(data).digest();
   const il = toBigInt(i.subarray(0, 32));
