@@ -138,10 +138,6 @@ function writeLocalCacheAtExit(compiled, path) {
 
 /** The bundle's exports: the public API and `loadCli`. */
 export const core = exports;
-// One turn of the event loop before the import resolves. Evaluating the bundle allocates ≈ 10 MB,
-// and V8 schedules the young-generation collection it makes due as a task; the turn runs it here
-// (≈ 5 ms) instead of in the middle of the caller's first startNode().
-await new Promise((resolve) => setImmediate(resolve));
 
 /** Which cache V8 took: the build's, one this machine wrote for other V8 flags, or none (none, refused, or loaded by a test runner's own loader). */
 export const codeCacheSource = codeCacheFrom;
