@@ -45,7 +45,10 @@ if (mainRealm) {
   // here), and memory touched for the first time costs ≈ 3.5 ms a megabyte on a small VM (page
   // faults), more than the reading itself.
   const [head, tail] = Module.wrapper;
-  const bytes = readWhole(file, head, tail);
+  const body = readInto(file, (size) => Buffer.from(new ArrayBuffer(head.length + size + tail.length), head.length));
+  const bytes = Buffer.from(body.buffer, 0, head.length + body.length + tail.length);
+  bytes.write(head, 0, 'latin1');
+  bytes.write(tail, head.length + body.length, 'latin1');
   const source = bytes.latin1Slice(0, bytes.length);
   const buildId = /^\/\/ chainlet build ([0-9a-f]+)/.exec(source.slice(head.length, head.length + 64))?.[1];
   let local;
@@ -83,32 +86,23 @@ function localCacheFile(buildId) {
   return join(process.env.CHAINLET_CODE_CACHE_DIR || join(tmpdir(), 'chainlet-code-cache'), `chainlet-${buildId}${cacheSuffix}-${flags}.v8cache`);
 }
 
-/** `head`, the file's bytes and `tail`, in a buffer of their own (its whole ArrayBuffer, which readIfThere may reuse). */
-function readWhole(path, head, tail) {
+/** The file's bytes, read into the start of `bufferFor(size)` (memory the caller may already have touched). */
+function readInto(path, bufferFor) {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const buf = Buffer.from(new ArrayBuffer(head.length + size + tail.length));
-    buf.write(head, 0, 'latin1');
-    const body = readAll(fd, buf.subarray(head.length, head.length + size));
-    buf.write(tail, head.length + body.length, 'latin1');
-    return buf.subarray(0, head.length + body.length + tail.length);
+    return readAll(fd, bufferFor(size).subarray(0, size));
   } finally {
     closeSync(fd);
   }
 }
 
-/** The file's bytes, in `reuse` (memory already touched) when they fit; undefined if it cannot be read. */
+/** The file's bytes, in `reuse` when they fit; undefined if it cannot be read. */
 function readIfThere(path, reuse) {
-  let fd;
   try {
-    fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
-    return readAll(fd, size <= reuse.byteLength ? Buffer.from(reuse, 0, size) : Buffer.allocUnsafeSlow(size));
+    return readInto(path, (size) => (size <= reuse.byteLength ? Buffer.from(reuse, 0, size) : Buffer.allocUnsafeSlow(size)));
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

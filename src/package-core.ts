@@ -7,4 +7,3 @@ export * from './index.js';
 export function loadCli(): Promise<typeof import('./cli/program.js')> {
   return import('./cli/program.js');
 }
-

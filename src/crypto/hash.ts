@@ -8,7 +8,7 @@
  * unavailable node:crypto takes every input.
  */
 import * as nodeCrypto from 'node:crypto';
-import { wasmDigest, wasmDigestOrUndefined } from './wasm-digest.js';
+import { tryWasmDigest } from './wasm-digest.js';
 import { SHA256_WASM } from './wasm-hashers.generated.js';
 
 const oneShot: ((data: Uint8Array) => Buffer) | undefined =
@@ -17,7 +17,7 @@ const oneShot: ((data: Uint8Array) => Buffer) | undefined =
 /** Below this many bytes the WebAssembly digest is the faster one (measured crossover ≈ 150). */
 const WASM_BELOW = 128;
 /** hash-wasm's createSHA256(). */
-const small = wasmDigestOrUndefined(() => wasmDigest(SHA256_WASM, 32, 256, 0));
+const small = tryWasmDigest(SHA256_WASM, 32, 256, 0);
 
 export function sha256(data: Uint8Array): Uint8Array {
   if (data.length < WASM_BELOW && small !== undefined) return small(data);

@@ -6,11 +6,11 @@
  * loads; @noble/hashes answers only where WebAssembly is unavailable.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { wasmDigestOrUndefined, wasmDigest } from './wasm-digest.js';
+import { tryWasmDigest } from './wasm-digest.js';
 import { SHA3_WASM } from './wasm-hashers.generated.js';
 
 /** hash-wasm's createKeccak(256): the SHA-3 module with 256 output bits and Keccak's padding (0x01). */
-const wasmKeccak256 = wasmDigestOrUndefined(() => wasmDigest(SHA3_WASM, 32, 256, 0x01));
+const wasmKeccak256 = tryWasmDigest(SHA3_WASM, 32, 256, 0x01);
 
 export function keccak256(data: Uint8Array): Uint8Array {
   return wasmKeccak256 === undefined ? keccak_256(data) : wasmKeccak256(data);

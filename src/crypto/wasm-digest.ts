@@ -38,11 +38,10 @@ export function wasmDigest(binary: string, size: number, initParam: number, fina
   const instance = new wasm.Instance(new wasm.Module(Buffer.from(binary, 'base64')), {});
   const x = instance.exports as unknown as HasherExports;
   const offset = x.Hash_GetBuffer();
-  let io = new Uint8Array(x.memory.buffer, offset, CHUNK);
+  // These modules never grow their memory (only hash-wasm's argon2 and scrypt do), so the view stays valid.
+  const io = new Uint8Array(x.memory.buffer, offset, CHUNK);
   return (data) => {
     if (!ArrayBuffer.isView(data)) throw new TypeError(`digest input must be a Uint8Array, got ${typeof data}`);
-    // A grown memory detaches the old buffer (these modules do not grow it; a view costs nothing to check).
-    if (io.byteLength === 0) io = new Uint8Array(x.memory.buffer, offset, CHUNK);
     if (data.length < CHUNK) {
       io.set(data);
       x.Hash_Calculate(data.length, initParam, finalParam);
@@ -59,10 +58,10 @@ export function wasmDigest(binary: string, size: number, initParam: number, fina
   };
 }
 
-/** `make()`, or undefined where WebAssembly is unavailable (`node --jitless`): the caller's fallback answers. */
-export function wasmDigestOrUndefined(make: () => Digest): Digest | undefined {
+/** wasmDigest, or undefined where the module cannot be made (`node --jitless` has no WebAssembly): the caller's fallback answers. */
+export function tryWasmDigest(binary: string, size: number, initParam: number, finalParam: number): Digest | undefined {
   try {
-    return make();
+    return wasmDigest(binary, size, initParam, finalParam);
   } catch {
     return undefined;
   }

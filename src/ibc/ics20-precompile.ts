@@ -24,13 +24,8 @@ export const ICS20_PRECOMPILE_ADDRESS = '0x0000000000000000000000000000000000000
 const ADDRESS_BYTES = createAddressFromString(ICS20_PRECOMPILE_ADDRESS).bytes;
 
 const sig = (s: string) => keccak256(new TextEncoder().encode(s));
-// Hashed at first use, not at load (where the hashers' WebAssembly is not ready yet).
-let selectorAndTopic: { selector: string; topic: Uint8Array } | undefined;
-const signatures = () =>
-  (selectorAndTopic ??= {
-    selector: Buffer.from(sig('transfer(string,string,string,uint256,address,string,(uint64,uint64),uint64,string)').subarray(0, 4)).toString('hex'),
-    topic: sig('IBCTransfer(address,string,string,string,string,uint256,string)'),
-  });
+const TRANSFER_SELECTOR = Buffer.from(sig('transfer(string,string,string,uint256,address,string,(uint64,uint64),uint64,string)').subarray(0, 4)).toString('hex');
+const IBC_TRANSFER_TOPIC = sig('IBCTransfer(address,string,string,string,string,uint256,string)');
 
 /** What one execution of the precompile works on (set by the block executor or the call service). */
 export interface Ics20Context {
@@ -60,7 +55,7 @@ export function ics20Precompile(host: () => Ics20Context | undefined): (input: P
     const ctx = host();
     const selector = Buffer.from(input.data.subarray(0, 4)).toString('hex');
     if (!ctx) return revert('ICS20: IBC is not available here', 0n);
-    if (selector !== signatures().selector) return revert(`ICS20: unknown method 0x${selector} (this chain serves transfer)`, 0n);
+    if (selector !== TRANSFER_SELECTOR) return revert(`ICS20: unknown method 0x${selector} (this chain serves transfer)`, 0n);
     let args: ReturnType<typeof decodeTransfer>;
     try {
       args = decodeTransfer(input.data.subarray(4));
@@ -122,7 +117,7 @@ export function ics20Precompile(host: () => Ics20Context | undefined): (input: P
       return {
         returnValue: word(sequence),
         executionGasUsed: gasUsed,
-        logs: [[ADDRESS_BYTES, [signatures().topic, Uint8Array.from([...new Uint8Array(12), ...args.sender]), keccak256(new TextEncoder().encode(args.receiver))], encodeStrings([args.sourcePort, args.sourceChannel, args.denom, args.amount, args.memo])]],
+        logs: [[ADDRESS_BYTES, [IBC_TRANSFER_TOPIC, Uint8Array.from([...new Uint8Array(12), ...args.sender]), keccak256(new TextEncoder().encode(args.receiver))], encodeStrings([args.sourcePort, args.sourceChannel, args.denom, args.amount, args.memo])]],
       };
     } catch (e) {
       if (!(e instanceof CosmosTxError)) throw e;
@@ -208,7 +203,7 @@ export function encodeIcs20Transfer(a: Ics20TransferArgs): Uint8Array {
   const sender = new Uint8Array(32);
   sender.set(a.sender, 12);
   const head = [offsets[0]!, offsets[1]!, offsets[2]!, word(a.amount), sender, offsets[3]!, word(a.timeoutHeight.revisionNumber), word(a.timeoutHeight.revisionHeight), word(a.timeoutTimestamp), offsets[4]!];
-  return Buffer.concat([Buffer.from(signatures().selector, 'hex'), ...head, ...strings]);
+  return Buffer.concat([Buffer.from(TRANSFER_SELECTOR, 'hex'), ...head, ...strings]);
 }
 
 /** abi.encode of strings and uint256s in order. */
