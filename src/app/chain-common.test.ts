@@ -19,6 +19,20 @@ describe('createChainCommon', () => {
     }
   });
 
+  it('keeps its parameter cache through an empty updateParams, and still merges a non-empty one (on a copy too)', () => {
+    const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
+    const cache = cacheOf(common);
+    common.updateParams({});
+    expect(cacheOf(common)).toBe(cache);
+    const copy = common.copy();
+    copy.updateParams({});
+    expect(cacheOf(copy)).toBe(cache);
+    copy.updateParams({ 1559: { baseFeeMaxChangeDenominator: 16 } });
+    expect(copy.param('baseFeeMaxChangeDenominator')).toBe(16n);
+    expect(common.param('baseFeeMaxChangeDenominator')).toBe(8n);
+    expect(cacheOf(common)).toBe(cache);
+  });
+
   it('mergeParams lets a later dict win key by key within an EIP, as updateParams does', () => {
     expect(mergeParams({ 1559: { a: 1, b: 2 } }, { 1559: { b: 3 }, 2930: { c: 4 } })).toEqual({ 1559: { a: 1, b: 3 }, 2930: { c: 4 } });
   });
