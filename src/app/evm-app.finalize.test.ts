@@ -63,6 +63,17 @@ describe('FinalizeBlock', () => {
     expect(attrOf(res.events, 'fee_market', 'base_fee')).toBe('1000000000');
   });
 
+  it('leaves nothing in the block VM journal after a block, with or without runTx', async () => {
+    const chain = await startTestChain();
+    const journal = chain.app.devnetAccess().runtime().vm.evm.journal as unknown as { journalDiff: unknown[]; journalHeight: number };
+    for (let i = 0n; i < 5n; i++) await chain.block([signEthTransfer(DEV_KEY_0, RECIPIENT, 1n, { nonce: i })]);
+    expect(journal.journalDiff).toHaveLength(1);
+    expect(journal.journalHeight).toBe(0);
+    await chain.block([signErc20Deploy(DEV_KEY_0, 1000n, { nonce: 5n }), signEthTransfer(DEV_KEY_0, RECIPIENT, 1n, { nonce: 6n })]);
+    expect(journal.journalDiff).toHaveLength(1);
+    expect(journal.journalHeight).toBe(0);
+  });
+
   it('pays the tip to the proposer address as coinbase, or to the override', async () => {
     const chain = await startTestChain();
     const proposer = `0x${Buffer.from(PROPOSER).toString('hex')}`;
