@@ -25,6 +25,17 @@ describe('BIP-39/BIP-32 on node:crypto', () => {
     }
   });
 
+  it('keeps the seeds it computed (beyond the few it keeps, computes them again) and hands out copies', () => {
+    const mnemonics = Array.from({ length: 10 }, () => generateMnemonic(wordlist));
+    for (const m of [...mnemonics, ...mnemonics]) {
+      const seed = mnemonicToSeed(m, 'pass');
+      expect(Buffer.from(seed)).toEqual(Buffer.from(mnemonicToSeedSync(m, 'pass')));
+      seed.fill(0);
+      expect(Buffer.from(mnemonicToSeed(m, 'pass'))).toEqual(Buffer.from(mnemonicToSeedSync(m, 'pass')));
+      expect(Buffer.from(mnemonicToSeed(m))).toEqual(Buffer.from(mnemonicToSeedSync(m)));
+    }
+  });
+
   it('refuses a malformed path', () => {
     const root = masterNode(mnemonicToSeed('test test test test test test test test test test test junk'));
     expect(() => derivePath(root, `44'/60'`)).toThrow(/must start with "m"/);

@@ -18,9 +18,24 @@ export interface HdNode {
   publicKey?: Uint8Array;
 }
 
+/**
+ * Seeds computed in this process, by mnemonic and passphrase (a few, most recent last). A network
+ * derives the dev mnemonic's EVM, Cosmos and Solana accounts: one PBKDF2 (≈ 1.2 ms) instead of three.
+ */
+const seeds = new Map<string, Uint8Array>();
+const SEEDS_KEPT = 8;
+
 /** BIP-39 seed: PBKDF2-HMAC-SHA512 of the NFKD mnemonic, salt "mnemonic" + passphrase, 2048 rounds. */
 export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
-  return pbkdf2Sync(mnemonic.normalize('NFKD'), `mnemonic${passphrase}`.normalize('NFKD'), 2048, 64, 'sha512');
+  const key = `${mnemonic}\n${passphrase}`;
+  const seed = seeds.get(key) ?? keepSeed(key, pbkdf2Sync(mnemonic.normalize('NFKD'), `mnemonic${passphrase}`.normalize('NFKD'), 2048, 64, 'sha512'));
+  return new Uint8Array(seed);
+}
+
+function keepSeed(key: string, seed: Uint8Array): Uint8Array {
+  if (seeds.size >= SEEDS_KEPT) seeds.delete(seeds.keys().next().value!);
+  seeds.set(key, seed);
+  return seed;
 }
 
 /** secp256k1 public key of a 32-byte private key: 33 bytes compressed or 65 uncompressed. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveDevAccounts } from '../../src/genesis/dev-accounts.js';
 import { createDevnetGenesis, evmChainIdFromChainId } from '../../src/genesis/devnet.js';
 import { genesisFromJson, genesisToJson } from '../../src/genesis/genesis-doc.js';
+import { startNode } from '../../src/node/node.js';
 
 describe('devnet genesis', () => {
   it('derives the standard dev accounts (m/44\'/60\'/0\'/0/i)', () => {
@@ -41,6 +42,24 @@ describe('devnet genesis', () => {
     const j = genesisToJson(genesis) as Record<string, any>;
     j.validators[0].power = '0';
     expect(() => genesisFromJson(j)).toThrow(/no voting power/);
+  });
+});
+
+describe('startNode on a devnet', () => {
+  it('funds the accounts of the mnemonic it is given', async () => {
+    const mnemonic = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+    const node = await startNode({ devnet: { mnemonic, accounts: 3 }, servers: false });
+    try {
+      expect(node.accounts).toEqual(deriveDevAccounts(3, mnemonic));
+      expect(node.accounts[0]!.address).not.toBe(deriveDevAccounts(1)[0]!.address);
+      expect(node.height).toBe(1);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('refuses bad devnet options with the genesis error', async () => {
+    await expect(startNode({ devnet: { validators: 0 }, servers: false })).rejects.toThrow('validators must be a positive integer, got 0');
   });
 });
 
