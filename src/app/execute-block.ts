@@ -224,7 +224,7 @@ export async function executeBlock(
   } finally {
     // A checkpoint and a commit each add an entry to the journal's diff, which only the cleanup at
     // the end of a runTx clears: a block of plain transfers (no runTx) left its two entries (three
-    // Sets, a Map and arrays each) for ever, a third of the heap a height kept. Nothing of the
+    // Sets, a Map and arrays each) for ever, a sixth of the heap a height kept. Nothing of the
     // journal outlives a block: warm sets and touched accounts are per tx.
     vm.evm.journal.cleanJournal();
   }
