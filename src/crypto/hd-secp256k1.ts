@@ -19,7 +19,7 @@ export interface HdNode {
 }
 
 /**
- * Seeds computed in this process, by mnemonic and passphrase (a few, most recent last). A network
+ * Seeds computed in this process, by mnemonic and passphrase (the last 8 computed). A network
  * derives the dev mnemonic's EVM, Cosmos and Solana accounts: one PBKDF2 (≈ 1.2 ms) instead of three.
  */
 const seeds = new Map<string, Uint8Array>();
