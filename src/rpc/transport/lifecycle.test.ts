@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { BACKENDS, closed, openWs, rawHttp, testServer, until } from './test-helpers.js';
 import type { RunningServer } from './types.js';
@@ -51,6 +51,23 @@ describe.each(BACKENDS)('lifecycle on %s', (backend) => {
     expect(await res.text()).toBe('finished');
     await stopping;
     expect(s.stop()).toBe(stopping); // idempotent
+    await expect(fetch(s.url)).rejects.toThrow();
+  });
+
+  it('stop() with no WebSocket open and nothing in flight takes no grace period', async () => {
+    const s = await testServer(backend, { onHttp: async () => ({ status: 200, body: 'ok' }) });
+    expect(await (await fetch(s.url, { method: 'POST', body: 'x' })).text()).toBe('ok');
+    // With setTimeout faked, a stop that armed a grace timer would never end; loop turns are real.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      let done = false;
+      const stopping = s.stop().then(() => (done = true));
+      for (let i = 0; i < 50 && !done; i++) await new Promise((r) => setImmediate(r));
+      expect(done).toBe(true);
+      await stopping;
+    } finally {
+      vi.useRealTimers();
+    }
     await expect(fetch(s.url)).rejects.toThrow();
   });
 
