@@ -338,4 +338,15 @@ export class BTreeLevel<K = string, V = Uint8Array> extends AbstractLevel<Bytes,
   _snapshot(options: object): BTreeSnapshot {
     return new BTreeSnapshot(this.tree.clone(), options);
   }
+
+  /**
+   * Makes the live content `snapshot`'s (a BTreeLevel snapshot) in one step: its tree is cloned,
+   * copy-on-write, as taking it was. Nothing is written through abstract-level (no hooks, no
+   * 'write' events: see directTarget). False for any other snapshot.
+   */
+  restoreSnapshot(snapshot: object): boolean {
+    if (!(snapshot instanceof BTreeSnapshot)) return false;
+    this.tree = snapshot[kTree].clone();
+    return true;
+  }
 }
