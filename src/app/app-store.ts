@@ -15,7 +15,7 @@
 import type { AbstractBatchOperation, AbstractLevel, AbstractSublevel } from 'abstract-level';
 import { directTarget } from '../store/btree-level.js';
 import { rootOf } from '../store/level.js';
-import { decodeBlockRecord, encodeBlockRecord, type BlockRecord } from './block-record.js';
+import { blockRecordBloom, decodeBlockRecord, encodeBlockRecord, type BlockRecord } from './block-record.js';
 import type { AppChainConfig } from './app-config.js';
 import { CorruptStoreError } from './errors.js';
 import type { BytesSublevel } from './trie-db.js';
@@ -134,6 +134,25 @@ export class AppStore {
     const record = decodeBlockRecord(plain(bytes));
     this.remember(record);
     return record;
+  }
+
+  /**
+   * The blooms of the stored blocks in [from, to], in height order, read in one pass over the
+   * records without decoding them. Blocks mined as an empty range (devnet) have no record and no
+   * logs: they are not listed.
+   */
+  async *blooms(from: number, to: number): AsyncGenerator<[height: number, bloom: Uint8Array]> {
+    if (to < from) return;
+    const it = this.blocks.iterator({ gte: u64(from), lte: u64(to) });
+    try {
+      for (;;) {
+        const chunk = await it.nextv(256);
+        if (chunk.length === 0) return;
+        for (const [key, value] of chunk) yield [readU64(key), blockRecordBloom(plain(value))];
+      }
+    } finally {
+      await it.close();
+    }
   }
 
   async heightOfHash(hash: Uint8Array): Promise<number | undefined> {

@@ -104,6 +104,10 @@ export class ChainView implements EvmView {
     return record === undefined ? [] : buildReceipts(record);
   }
 
+  blooms(from: number, to: number): AsyncIterable<[number, Uint8Array]> {
+    return this.store.blooms(Math.max(from, 1), Math.min(to, this.cursor.latestHeight()));
+  }
+
   async stateAt(height: number): Promise<MerkleStateManager> {
     const latest = this.cursor.latestHeight();
     if (!Number.isSafeInteger(height) || height < 0 || height > latest) throw new HeightNotAvailableError(height, latest);

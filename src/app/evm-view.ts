@@ -86,6 +86,11 @@ export interface EvmView {
   /** Receipts of a block's executed txs, in order; [] for an unknown height. */
   getReceipts(height: number): Promise<EvmReceipt[]>;
   /**
+   * The logs blooms of the committed blocks in [from, to], in height order, without decoding the
+   * blocks (eth_getLogs' scan of a range). Blocks that cannot hold logs may be left out.
+   */
+  blooms(from: number, to: number): AsyncIterable<[height: number, bloom: Uint8Array]>;
+  /**
    * An independent state manager rooted at the state after block `height` (0 = genesis); writes to
    * it never reach the chain. Throws HeightNotAvailableError for a height the app does not have.
    */

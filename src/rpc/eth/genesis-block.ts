@@ -64,6 +64,10 @@ export class GenesisAwareView implements EvmView {
   async getReceipts(height: number): Promise<EvmReceipt[]> {
     return height === 0 ? [] : this.inner.getReceipts(height);
   }
+  /** The genesis block has no logs. */
+  blooms(from: number, to: number): AsyncIterable<[number, Uint8Array]> {
+    return this.inner.blooms(Math.max(from, 1), to);
+  }
   stateAt(height: number): Promise<MerkleStateManager> {
     return this.inner.stateAt(height);
   }
