@@ -13,6 +13,7 @@ import type { Common } from '@ethereumjs/common';
 import { TX_DECODE_OPTS } from './chain-common.js';
 import { CorruptStoreError } from './errors.js';
 import { rlpEncode, type RlpItem } from './rlp-encode.js';
+import { RlpDecodeError, rlpListItemView } from './rlp-view.js';
 
 /** An EVM log as ethereumjs returns it: [address, topics, data]. */
 export type RawLog = [Uint8Array, Uint8Array[], Uint8Array];
@@ -119,40 +120,19 @@ export function decodeBlockRecord(bytes: Uint8Array): BlockRecord {
 }
 
 /**
- * The bloom of a stored block record (a view into `bytes`), read by skipping the nine fields before
- * it rather than decoding the record (what `eth_getLogs` reads of every block in its range).
+ * The bloom of a stored block record (a view into `bytes`), read without decoding the record
+ * (what `eth_getLogs` reads of every block in its range).
  */
 export function blockRecordBloom(bytes: Uint8Array): Uint8Array {
-  let at = listStart(bytes);
-  for (let field = 0; field < 9; field++) at = stringAt(bytes, at).end;
-  const bloom = stringAt(bytes, at);
-  if (bloom.end - bloom.start !== 256) throw new CorruptStoreError('block record bloom');
-  return bytes.subarray(bloom.start, bloom.end);
-}
-
-/** Where the items of the RLP list `b` starts. */
-function listStart(b: Uint8Array): number {
-  const first = b[0];
-  if (first === undefined || first < 0xc0) throw new CorruptStoreError('block record');
-  if (first <= 0xf7) return 1;
-  return 1 + (first - 0xf7);
-}
-
-/** The payload of the RLP string at `at`. */
-function stringAt(b: Uint8Array, at: number): { start: number; end: number } {
-  const first = b[at];
-  if (first === undefined || first >= 0xc0) throw new CorruptStoreError('block record field');
-  if (first < 0x80) return { start: at, end: at + 1 };
-  if (first <= 0xb7) return checked(b, at + 1, first - 0x80);
-  const n = first - 0xb7;
-  let len = 0;
-  for (let i = 1; i <= n; i++) len = len * 256 + (b[at + i] ?? 0);
-  return checked(b, at + 1 + n, len);
-}
-
-function checked(b: Uint8Array, start: number, len: number): { start: number; end: number } {
-  if (start + len > b.length) throw new CorruptStoreError('block record field');
-  return { start, end: start + len };
+  let bloom: RlpItem;
+  try {
+    bloom = rlpListItemView(bytes, 9);
+  } catch (e) {
+    if (e instanceof RlpDecodeError) throw new CorruptStoreError('block record');
+    throw e;
+  }
+  if (!(bloom instanceof Uint8Array) || bloom.length !== 256) throw new CorruptStoreError('block record bloom');
+  return bloom;
 }
 
 /** The decoded tx of an executed-tx record (decoded once, then kept on the record). */

@@ -105,7 +105,7 @@ export class ChainView implements EvmView {
   }
 
   blooms(from: number, to: number): AsyncIterable<[number, Uint8Array]> {
-    return this.store.blooms(Math.max(from, 1), Math.min(to, this.cursor.latestHeight()));
+    return this.store.blooms(from, Math.min(to, this.cursor.latestHeight()));
   }
 
   async stateAt(height: number): Promise<MerkleStateManager> {

@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
 import type { RlpItem } from './rlp-encode.js';
-import { RlpDecodeError, rlpDecodeView } from './rlp-view.js';
+import { RlpDecodeError, rlpDecodeView, rlpListItemView } from './rlp-view.js';
 
 /** Deterministic pseudo-random integers below n. */
 function rng(seed: number): (n: number) => number {
@@ -49,5 +49,19 @@ describe('rlpDecodeView', () => {
       expect(() => RLP.decode(input), Buffer.from(input).toString('hex')).toThrow();
       expect(() => rlpDecodeView(input), Buffer.from(input).toString('hex')).toThrow(RlpDecodeError);
     }
+  });
+
+  it('rlpListItemView reads one item of a list as rlpDecodeView decodes it, and refuses what is not there', () => {
+    const r = rng(7);
+    for (let i = 0; i < 200; i++) {
+      const list = Array.from({ length: 1 + r(12) }, () => randomItem(r, 3));
+      const encoded = RLP.encode(list as never);
+      const whole = rlpDecodeView(encoded) as RlpItem[];
+      for (let k = 0; k < list.length; k++) expect(plain(rlpListItemView(encoded, k))).toEqual(plain(whole[k]));
+      expect(() => rlpListItemView(encoded, list.length)).toThrow(RlpDecodeError);
+    }
+    expect(() => rlpListItemView(new Uint8Array(0), 0)).toThrow(RlpDecodeError);
+    expect(() => rlpListItemView(Uint8Array.of(0x82, 1, 2), 0)).toThrow(RlpDecodeError);
+    expect(() => rlpListItemView(Uint8Array.of(0xc3, 0x01, 0x82, 0x01), 1)).toThrow(RlpDecodeError);
   });
 });

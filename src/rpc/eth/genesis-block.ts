@@ -64,9 +64,9 @@ export class GenesisAwareView implements EvmView {
   async getReceipts(height: number): Promise<EvmReceipt[]> {
     return height === 0 ? [] : this.inner.getReceipts(height);
   }
-  /** The genesis block has no logs. */
+  /** The genesis block has no logs: nothing to add to the inner view's. */
   blooms(from: number, to: number): AsyncIterable<[number, Uint8Array]> {
-    return this.inner.blooms(Math.max(from, 1), to);
+    return this.inner.blooms(from, to);
   }
   stateAt(height: number): Promise<MerkleStateManager> {
     return this.inner.stateAt(height);
