@@ -4,6 +4,7 @@
  */
 import { keccak256 } from '../crypto/keccak.js';
 import { deriveChild, derivePath, ethAddressOfPrivateKey, masterNode, mnemonicToSeed } from '../crypto/hd-secp256k1.js';
+import { DEV_ACCOUNT_TABLE, TABLE_MNEMONIC } from './dev-accounts.generated.js';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -32,8 +33,20 @@ export function addressFromPrivateKey(priv: Uint8Array): string {
   return toChecksumAddress(Buffer.from(ethAddressOfPrivateKey(priv)).toString('hex'));
 }
 
-/** Derives `count` accounts of `mnemonic` (results cached: derivation costs a PBKDF2). */
+/**
+ * The `count` accounts of `mnemonic` at m/44'/60'/0'/0/i: for the dev mnemonic, up to the
+ * generated table's 20, from that table (see scripts/gen-dev-accounts.mjs); else derived, and
+ * cached (derivation costs a PBKDF2).
+ */
 export function deriveDevAccounts(count = 10, mnemonic = DEV_MNEMONIC): DevAccount[] {
+  if (mnemonic === TABLE_MNEMONIC && count <= DEV_ACCOUNT_TABLE.length) {
+    return DEV_ACCOUNT_TABLE.slice(0, count).map(([address, privateKey], index) => ({ index, address, privateKey }));
+  }
+  return derivedAccounts(count, mnemonic);
+}
+
+/** Derives `count` accounts of `mnemonic` (results cached), never from the table. */
+export function derivedAccounts(count: number, mnemonic: string): DevAccount[] {
   const key = `${mnemonic}\n${count}`;
   const hit = cache.get(key);
   if (hit) return hit;

@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { deriveDevAccounts } from '../../src/genesis/dev-accounts.js';
+import { DEV_MNEMONIC, deriveDevAccounts, derivedAccounts } from '../../src/genesis/dev-accounts.js';
+import { DEV_ACCOUNT_TABLE } from '../../src/genesis/dev-accounts.generated.js';
 import { createDevnetGenesis, evmChainIdFromChainId } from '../../src/genesis/devnet.js';
 import { genesisFromJson, genesisToJson } from '../../src/genesis/genesis-doc.js';
 import { startNode } from '../../src/node/node.js';
@@ -12,6 +15,24 @@ describe('devnet genesis', () => {
     expect(accts[0]!.privateKey).toBe('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
     expect(accts[1]!.address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
     expect(accts[9]!.address).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720');
+  });
+
+  it('takes the dev mnemonic\'s accounts from a table that is its derivation (npm run dev-accounts --check)', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    execFileSync(process.execPath, [`${root}/scripts/gen-dev-accounts.mjs`, '--check'], { cwd: root, stdio: 'pipe' });
+    // The table against Chainlet's own derivation (OpenSSL PBKDF2 and HMAC, libsecp256k1), all 20.
+    const derived = derivedAccounts(DEV_ACCOUNT_TABLE.length, DEV_MNEMONIC);
+    expect(deriveDevAccounts(DEV_ACCOUNT_TABLE.length)).toEqual(derived);
+    expect(deriveDevAccounts(3)).toEqual(derived.slice(0, 3));
+    // Beyond the table, derived.
+    const more = deriveDevAccounts(DEV_ACCOUNT_TABLE.length + 2);
+    expect(more).toHaveLength(22);
+    expect(more.slice(0, 20)).toEqual(derived);
+    expect(more[21]!.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // Fresh objects each time: a caller's change does not reach the next start.
+    const a = deriveDevAccounts(1);
+    a[0]!.address = 'changed';
+    expect(deriveDevAccounts(1)[0]!.address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
   });
 
   it('funds 10 accounts with 10 000 tokens under chain ids chainlet_9000-1 / 9000', () => {
