@@ -3,6 +3,7 @@
  *
  *   import      `import('chainlet')` of the built package in a fresh Node process
  *   startNode   `startNode()` (in memory, ports 0) after the import, then `stop()`
+ *   again       a second `startNode()` in the same process (what each further start of a test suite costs)
  *   cli         `node dist/cli/main.js start` (the bundle) until the first `eth_chainId` answer (as compare.sh)
  *
  * Each is measured in fresh processes (BENCH_RUNS, default 5) and reported as the median; last,
@@ -21,6 +22,7 @@ interface InProcess {
   importMs: number;
   startMs: number;
   stopMs: number;
+  againMs: number;
   /** Which V8 code cache the bundle took (dist/core-loader.js): 'build', 'local' or 'none'. */
   codeCache: string;
 }
@@ -34,8 +36,11 @@ function inProcess(): InProcess {
     const t2 = performance.now();
     await node.stop();
     const t3 = performance.now();
+    const again = await startNode({ config: { rpc: { laddr: 'tcp://127.0.0.1:0' }, jsonRpc: { address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' }, routing: { address: '127.0.0.1:0' } } });
+    const t4 = performance.now();
+    await again.stop();
     const { codeCacheSource } = await import('./dist/core-loader.js');
-    console.log(JSON.stringify({ importMs: t1 - t0, startMs: t2 - t1, stopMs: t3 - t2, codeCache: codeCacheSource ?? 'none' }));`;
+    console.log(JSON.stringify({ importMs: t1 - t0, startMs: t2 - t1, stopMs: t3 - t2, againMs: t4 - t3, codeCache: codeCacheSource ?? 'none' }));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as InProcess;
@@ -80,6 +85,7 @@ const fig = {
   importMs: Number(median(runs.map((r) => r.importMs)).toFixed(1)),
   startNodeMs: Number(median(runs.map((r) => r.startMs)).toFixed(1)),
   stopMs: Number(median(runs.map((r) => r.stopMs)).toFixed(1)),
+  startNodeAgainMs: Number(median(runs.map((r) => r.againMs)).toFixed(1)),
   cliFirstAnswerMs: Number(median(cli).toFixed(1)),
   // A figure without the cache (V8 flags in NODE_OPTIONS, a stale build) is not comparable.
   codeCache: [...new Set(runs.map((r) => r.codeCache))].join(','),
@@ -87,6 +93,7 @@ const fig = {
 console.log(`import('chainlet')        ${fig.importMs} ms (median of ${RUNS})`);
 console.log(`startNode()               ${fig.startNodeMs} ms`);
 console.log(`stop()                    ${fig.stopMs} ms`);
+console.log(`startNode() again        ${fig.startNodeAgainMs} ms (a second node in the same process)`);
 console.log(`CLI start → eth_chainId   ${fig.cliFirstAnswerMs} ms`);
 console.log(`code cache                ${fig.codeCache}`);
 console.log(JSON.stringify({ bench: 'start', runs: RUNS, node: process.version, ...fig }));
