@@ -32,11 +32,12 @@ function inProcess(): InProcess {
     const t0 = performance.now();
     const { startNode } = await import('chainlet');
     const t1 = performance.now();
-    const node = await startNode({ config: { rpc: { laddr: 'tcp://127.0.0.1:0' }, jsonRpc: { address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' }, routing: { address: '127.0.0.1:0' } } });
+    const opts = { config: { rpc: { laddr: 'tcp://127.0.0.1:0' }, jsonRpc: { address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' }, routing: { address: '127.0.0.1:0' } } };
+    const node = await startNode(opts);
     const t2 = performance.now();
     await node.stop();
     const t3 = performance.now();
-    const again = await startNode({ config: { rpc: { laddr: 'tcp://127.0.0.1:0' }, jsonRpc: { address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' }, routing: { address: '127.0.0.1:0' } } });
+    const again = await startNode(opts);
     const t4 = performance.now();
     await again.stop();
     const { codeCacheSource } = await import('./dist/core-loader.js');
