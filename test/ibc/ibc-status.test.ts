@@ -80,6 +80,9 @@ describe('/v2/tx/status of an IBC transfer', () => {
       expect(received.transfer_asset_release).toMatchObject({ chain_id: evm.chainId, denom: `ibc/${denomHashHex('transfer/channel-0/uhub')}`, released: true });
 
       await network.relayer!.flush(); // the acknowledgement back on the hub
+      // Still paused: chainlet_relayerStatus no longer lists the packet whose ack was delivered.
+      const rpc = await fetch(evm.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chainlet_relayerStatus', params: [] }) });
+      expect(((await rpc.json()) as { result: unknown }).result).toMatchObject({ paused: true, pending: [] });
       const done = await until(hash, (s) => s.state === 'STATE_COMPLETED_SUCCESS');
       expect(done.status).toBe('STATE_COMPLETED');
       expect(done.transfers[0].transfer_sequence[0].ibc_transfer.state).toBe('TRANSFER_SUCCESS');

@@ -2,10 +2,12 @@
  * The Skip flow offline: /v2/fungible/route, /msgs and /msgs_direct for the network's real paths
  * (a bank send on one chain, an IBC transfer hub ↔ EVM chain in both directions, a voucher going
  * home), Skip's error bodies for impossible and malformed requests, and @skip-go/client's
- * `route` / `messages` / `executeRoute` end to end with a cosmjs signer (hub → EVM chain) and a viem
- * signer (EVM chain → hub through the ICS-20 precompile) reaching STATE_COMPLETED_SUCCESS.
+ * `route` / `messages` / `executeRoute` end to end with a cosmjs signer (hub → EVM chain, and from the
+ * EVM chain's Cosmos face with eth_secp256k1 keys) and a viem signer (EVM chain → hub through the
+ * ICS-20 precompile) reaching STATE_COMPLETED_SUCCESS.
  */
-import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { stringToPath } from '@cosmjs/crypto';
+import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { StargateClient } from '@cosmjs/stargate';
 import { createWalletClient, defineChain, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -149,6 +151,32 @@ describe("@skip-go/client's route, messages and executeRoute", () => {
     const evm = await StargateClient.connect(network.evm!.urls.rpc!);
     expect(await evm.getBalance(receiver, uhubOnEvm)).toEqual({ denom: uhubOnEvm, amount: '4242' });
 
+    evm.disconnect();
+  });
+
+  it("EVM chain's Cosmos face → hub with a DirectEthSecp256k1HdWallet (eth_secp256k1 keys)", async () => {
+    const skip = await import('@skip-go/client');
+    skip.setClientOptions({ apiUrl: url, endpointOptions: { getRpcEndpointForChain: async (id: string) => (id === hub.chainId ? hub.urls.rpc! : network.evm!.urls.rpc!) } });
+    const voucher = `ibc/${denomHashHex(`transfer/channel-0/${native}`)}`;
+    const route = await skip.route({ amountIn: '2000000000000000', sourceAssetDenom: native, sourceAssetChainId: evmCosmosId, destAssetDenom: voucher, destAssetChainId: hub.chainId });
+    expect(route?.requiredChainAddresses).toEqual([evmCosmosId, hub.chainId]);
+    const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: evmPrefix, hdPaths: [stringToPath("m/44'/60'/0'/0/6")] });
+    const [sender] = await wallet.getAccounts();
+    expect(sender!.address).toBe(evmBech(6));
+    await executeTracked(skip, {
+      route: route!,
+      userAddresses: [
+        { chainId: evmCosmosId, address: sender!.address },
+        { chainId: hub.chainId, address: hub.devAddresses[6]! },
+      ],
+      getCosmosSigner: async () => wallet as never,
+    });
+    const h = await StargateClient.connect(hub.urls.rpc!);
+    expect(await h.getBalance(hub.devAddresses[6]!, voucher)).toEqual({ denom: voucher, amount: '2000000000000000' });
+    h.disconnect();
+    // The chain recorded the sender's key as what it is: an eth_secp256k1 key.
+    const evm = await StargateClient.connect(network.evm!.urls.rpc!);
+    expect((await evm.getAccount(sender!.address))?.pubkey?.type).toBe('os/PubKeyEthSecp256k1');
     evm.disconnect();
   });
 

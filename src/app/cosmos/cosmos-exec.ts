@@ -8,7 +8,9 @@
  *
  * In a block the ante writes stay when a message fails (the fee is paid, the sequence used); an ante
  * failure changes nothing. CheckTx runs the ante checks on the committed state without writing.
- * Simulate skips the fee and signature checks and meters with no limit, as the SDK does.
+ * Simulate skips the fee and signature checks and meters with no limit, as the SDK does, and charges
+ * every gas step DeliverTx charges (the tx size once signed, the fee deduction, the signature of the
+ * key type the signer's account has or will have), so simulated gas covers delivered gas.
  */
 import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
 import { Address, createAccount, type Account } from '@ethereumjs/util';
@@ -21,7 +23,7 @@ import { runIbcMsg } from '../../ibc/handler.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 import { hostKeys } from '../../ibc/keys.js';
 import { FEE_COLLECTOR, type AuthRegistry } from './auth-registry.js';
-import { coinsText, verifyCosmosSignature, type CosmosMsg, type Coin, type DecodedCosmosTx } from './cosmos-tx.js';
+import { coinsText, firstSigner, signedSizeBound, verifyCosmosSignature, type Coin, type DecodedCosmosTx } from './cosmos-tx.js';
 import { CosmosTxError, SdkCode } from './sdk-errors.js';
 
 exactSizeBuffers();
@@ -118,14 +120,15 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
     if (relayed) throw new CosmosTxError(2, `${relayed.typeUrl} from ${bech(firstSigner(relayed))}: only the network's relayer may submit client, handshake and packet messages on this chain (packet proofs are not verified here): unauthorized`, 'ibc');
     if (d.fee.payer !== '' || d.fee.granter !== '') throw new CosmosTxError(SdkCode.InvalidRequest, 'fee payers and fee grants are not supported on this chain: invalid request');
     if (mode !== 'simulate') checkFee(d, env, feeAmount, gasLimit);
-    meter.consume(GAS.txSizePerByte * BigInt(d.bytes.length), 'txSize');
+    meter.consume(GAS.txSizePerByte * BigInt(mode === 'simulate' ? signedSizeBound(d, env.denom) : d.bytes.length), 'txSize');
 
-    // Deduct the fee (simulate: nothing is paid).
+    // Deduct the fee (simulate: nothing is paid, but the gas of paying is charged: the signed tx carries a fee).
     meter.consume(GAS.readFlat + GAS.readPerByte * ACCOUNT_BYTES, 'ReadFlat');
     const account = await state.getAccount(signerAddr);
     if (account === undefined && mode !== 'simulate') throw new CosmosTxError(SdkCode.UnknownAddress, `account ${bech(signer)} does not exist: unknown address`);
     const fee: Coin[] = feeAmount > 0n ? [{ denom: env.denom, amount: feeAmount }] : [];
-    if (feeAmount > 0n && mode !== 'simulate') {
+    if (mode === 'simulate') meter.consume(2n * (GAS.writeFlat + GAS.writePerByte * BALANCE_BYTES), 'WriteFlat');
+    else if (feeAmount > 0n) {
       const balance = account?.balance ?? 0n;
       if (balance < feeAmount) throw new CosmosTxError(SdkCode.InsufficientFunds, `spendable balance ${balance}${env.denom} is smaller than ${feeAmount}${env.denom}: insufficient funds`);
       meter.consume(2n * (GAS.writeFlat + GAS.writePerByte * BALANCE_BYTES), 'WriteFlat');
@@ -153,10 +156,11 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
     events.push(ev('tx', ['acc_seq', `${bech(signer)}/${mode === 'simulate' ? sequence : d.signer.sequence}`]));
     events.push(ev('tx', ['signature', Buffer.from(d.signer.signature).toString('base64')]));
 
-    // Signature gas, then the signature itself against the sequence and account number.
-    // Simulate charges the key the account has (cosmjs simulates with a secp256k1 key URL whatever the wallet), else secp256k1.
-    const keyType = mode === 'simulate' ? ((await env.auth.get(signerHex))?.pubKey?.type ?? 'secp256k1') : d.signer.pubKeyType;
-    meter.consume(keyType === 'eth_secp256k1' ? GAS.sigVerifyEthSecp256k1 : GAS.sigVerifySecp256k1, 'ante verify: secp256k1');
+    // Signature gas (Cosmos EVM's SigVerificationGasConsumer, by key type), then the signature itself
+    // against the sequence and account number. Simulate charges the key the account has, else the tx's
+    // (its type resolved from the signer's address: cosmjs simulates any wallet with a secp256k1 key URL).
+    const keyType = mode === 'simulate' ? ((await env.auth.get(signerHex))?.pubKey?.type ?? d.signer.pubKeyType) : d.signer.pubKeyType;
+    meter.consume(keyType === 'eth_secp256k1' ? GAS.sigVerifyEthSecp256k1 : GAS.sigVerifySecp256k1, `ante verify: ${keyType}`);
     if (mode !== 'simulate') {
       const tooOld = d.signer.sequence < sequence;
       const mismatch = mode === 'deliver' ? d.signer.sequence !== sequence : tooOld;
@@ -295,10 +299,6 @@ async function move(
     events.push(ev('coin_received', ['receiver', bech(o.to)], ['amount', coinsText(o.coins)]));
     events.push(outputs.length === 1 ? ev('transfer', ['recipient', bech(o.to)], ['sender', bech(from)], ['amount', coinsText(o.coins)]) : ev('transfer', ['recipient', bech(o.to)], ['amount', coinsText(o.coins)]));
   }
-}
-
-function firstSigner(m: CosmosMsg): Uint8Array {
-  return m.type === 'ibc' ? m.signer : m.type === 'send' ? m.from : m.inputs[0]!.address;
 }
 
 /** The accounts and the IBC store checkpointed together, as one SDK cache context. */

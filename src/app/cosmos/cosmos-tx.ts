@@ -127,6 +127,17 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
   let address: Uint8Array;
   try {
     address = addressOfKey(pubKeyType, key);
+    // A secp256k1 key URL around an Ethereum key (cosmjs' simulate; @skip-go/client, which takes key
+    // types from its own chain registry): when the messages' signer is the key's eth_secp256k1 address
+    // and not its secp256k1 one, the key is that signer's eth_secp256k1 key (named in docs/cosmos-face.md).
+    const signer = firstSigner(msgs[0]!);
+    if (pubKeyType === 'secp256k1' && !sameBytes(address, signer)) {
+      const eth = addressOfKey('eth_secp256k1', key);
+      if (sameBytes(eth, signer)) {
+        pubKeyType = 'eth_secp256k1';
+        address = eth;
+      }
+    }
   } catch {
     throw new CosmosTxError(SdkCode.InvalidPubKey, 'the public key is not on the secp256k1 curve: invalid pubkey');
   }
@@ -147,6 +158,41 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
     sender: new Address(Uint8Array.from(address)),
   };
   return d;
+}
+
+/** The signer a message names (the tx's one signer must be it). */
+export function firstSigner(m: CosmosMsg): Uint8Array {
+  return m.type === 'ibc' ? m.signer : m.type === 'send' ? m.from : m.inputs[0]!.address;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+
+/** Bounds of what signing fills in when a simulated tx leaves the fee out (cosmjs simulates with none). */
+const SIM_FEE_AMOUNT_DIGITS = 32;
+const SIM_GAS_LIMIT = 0xffff_ffff_ffff_ffffn;
+
+/**
+ * The size the tx has once signed, for Simulate's tx-size gas: an unsigned tx (an empty signature, as
+ * cosmjs simulates) gets a 64-byte signature, its key under its resolved type's URL, SIGN_MODE_DIRECT
+ * and, without a fee, the largest fee it could carry in `feeDenom`. A signed tx is its own size.
+ */
+export function signedSizeBound(d: DecodedCosmosTx, feeDenom: string): number {
+  if (d.signer.signature.length > 0) return d.bytes.length;
+  const { TxRaw, AuthInfo } = txV1beta1();
+  const { PubKey } = secp256k1Keys();
+  const typeUrl = d.signer.pubKeyType === 'eth_secp256k1' ? ETH_SECP256K1_PUBKEY_URL : SECP256K1_PUBKEY_URL;
+  const fee = d.authInfo.fee;
+  const authInfoBytes = AuthInfo.encode({
+    ...d.authInfo,
+    signerInfos: [{ publicKey: { typeUrl, value: PubKey.encode({ key: d.signer.pubKey }).finish() }, modeInfo: { single: { mode: signingV1beta1().SignMode.SIGN_MODE_DIRECT } }, sequence: d.signer.sequence }],
+    fee: {
+      amount: fee && fee.amount.length > 0 ? fee.amount : [{ denom: feeDenom, amount: '9'.repeat(SIM_FEE_AMOUNT_DIGITS) }],
+      gasLimit: fee && fee.gasLimit > 0n ? fee.gasLimit : SIM_GAS_LIMIT,
+      payer: fee?.payer ?? '',
+      granter: fee?.granter ?? '',
+    },
+  }).finish();
+  return TxRaw.encode({ bodyBytes: d.raw.bodyBytes, authInfoBytes, signatures: [new Uint8Array(64)] }).finish().length;
 }
 
 export function addressOfKey(type: PubKeyType, compressed: Uint8Array): Uint8Array {

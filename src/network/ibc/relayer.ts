@@ -181,6 +181,8 @@ export class Relayer {
     const pending: RelayerStatus['pending'] = [];
     for (const t of this.packets.values()) {
       const src = t.from === 'a' ? this.a : this.b;
+      // Acknowledged or timed out (by this relayer's last flush, or by anyone): no longer pending.
+      if (!this.committed(src, t.packet)) continue;
       pending.push({ fromChainId: src.chain.chainId, sequence: t.packet.sequence.toString(), stage: t.ack ? 'acknowledge' : this.timedOut(t.packet, t.from === 'a' ? this.b : this.a) ? 'timeout' : 'receive' });
     }
     return {
@@ -250,6 +252,11 @@ export class Relayer {
     }
   }
 
+  /** Whether the source still holds the packet's commitment (deleted by its acknowledgement or timeout). */
+  private committed(src: End, p: Packet): boolean {
+    return src.chain.ibcStore().has(hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence));
+  }
+
   private timedOut(p: Packet, dst: End): boolean {
     const h = BigInt(dst.chain.height());
     return (p.timeoutHeight.revisionHeight !== 0n && h >= p.timeoutHeight.revisionHeight) || (p.timeoutTimestamp !== 0n && this.latestTimeNs(dst) >= p.timeoutTimestamp);
@@ -272,22 +279,25 @@ export class Relayer {
     for (const [src, dst, from] of [[this.a, this.b, 'a'], [this.b, this.a, 'b']] as const) {
       const toDst: IbcMsg[] = [];
       const toSrc: IbcMsg[] = [];
+      /** The packets `toSrc` ends (same order): tracked no more once their tx is in a block. */
+      const ending: string[] = [];
       for (const [key, t] of this.packets) {
         if (t.from !== from) continue;
         const p = t.packet;
-        const committed = src.chain.ibcStore().has(hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence));
-        if (!committed) {
+        if (!this.committed(src, p)) {
           this.packets.delete(key); // acknowledged or timed out
           continue;
         }
         if (t.ack) {
           toSrc.push({ kind: 'acknowledgement', m: { packet: p, acknowledgement: t.ack, proofAcked: new Uint8Array(0), proofHeight: height(0), signer: this.signer(src) } });
+          ending.push(key);
           continue;
         }
         const received = dst.chain.ibcStore().has(hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence));
         if (received) continue; // its ack event comes with the receiving block
         if (this.timedOut(p, dst)) {
           toSrc.push({ kind: 'timeout', m: { packet: p, proofUnreceived: new Uint8Array(0), proofHeight: height(0), nextSequenceRecv: 0n, signer: this.signer(src) } });
+          ending.push(key);
         } else if (!this.willTimeOut(p, dst)) {
           toDst.push({ kind: 'recvPacket', m: { packet: p, proofCommitment: new Uint8Array(0), proofHeight: height(0), signer: this.signer(dst) } });
         }
@@ -295,7 +305,10 @@ export class Relayer {
       // At most MAX_MSGS_PER_TX packet messages a tx (a tx has a gas limit); one direction failing does not stop the other.
       try {
         for (let i = 0; i < toDst.length; i += MAX_MSGS_PER_TX) await this.withUpdate(dst, src, (h) => toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
-        for (let i = 0; i < toSrc.length; i += MAX_MSGS_PER_TX) await this.withUpdate(src, dst, (h) => toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
+        for (let i = 0; i < toSrc.length; i += MAX_MSGS_PER_TX) {
+          await this.withUpdate(src, dst, (h) => toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
+          for (const key of ending.slice(i, i + MAX_MSGS_PER_TX)) this.packets.delete(key);
+        }
       } catch (err) {
         if (this.stopped) return;
         this.opts.logger?.error({ err, from: src.chain.chainId, to: dst.chain.chainId }, 'relay failed; retried after the next block');
