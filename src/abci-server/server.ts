@@ -4,20 +4,23 @@
  * `tendermint.abci.Request`s; each is answered in order with its `Response`. As CometBFT's own
  * socket server, every app call holds one lock, so calls from the four connections never
  * interleave. A handler that throws answers `Response.exception`; a malformed or oversized frame
- * closes that connection (logged), leaving the app and the other connections as they were.
+ * closes that connection (logged), leaving the app and the other connections as they were. Each
+ * connection stops reading while its client leaves the answers unread (connection.ts).
  */
 import { existsSync, unlinkSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import type { Logger } from 'pino';
 import type { Application } from '../abci/application.js';
 import { parseListenAddress } from '../config/listen-address.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, encodeFrame, FrameReader } from './framing.js';
-import { fromWire, toWire, WireRequest, WireResponse, type W } from './wire.js';
+import { AbciConnection, type ConnectionStats } from './connection.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './framing.js';
+import { fromWire, toWire, type W } from './wire.js';
 
 export interface AbciServerOptions {
   app: Application;
   /** `tcp://host:port` (port 0: the OS picks) or `unix:///path/to.sock`. */
   address: string;
+  /** Largest request frame accepted (default CometBFT's 100 MiB); a longer one closes its connection. */
   maxMessageBytes?: number;
   logger: Logger;
 }
@@ -25,6 +28,8 @@ export interface AbciServerOptions {
 export interface AbciServer {
   /** The address it listens on (with the bound port for tcp). */
   readonly address: string;
+  /** One entry per open connection: what it buffers and whether it reads. */
+  stats(): ConnectionStats[];
   stop(): Promise<void>;
 }
 
@@ -54,7 +59,7 @@ export async function handleRequest(app: Application, req: W.Request): Promise<W
 export async function startAbciServer(opts: AbciServerOptions): Promise<AbciServer> {
   const { app, logger } = opts;
   const maxBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const sockets = new Set<Socket>();
+  const connections = new Set<AbciConnection>();
   let lock: Promise<void> = Promise.resolve();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = lock.then(fn);
@@ -64,50 +69,12 @@ export async function startAbciServer(opts: AbciServerOptions): Promise<AbciServ
     );
     return run;
   };
+  const handle = (req: W.Request) => exclusive(() => handleRequest(app, req));
 
-  const serve = (socket: Socket) => {
-    sockets.add(socket);
-    const reader = new FrameReader(maxBytes);
-    // Requests of one connection are answered in order, one at a time.
-    let queue: Promise<void> = Promise.resolve();
-    const fail = (err: Error) => {
-      logger.error({ err, remote: socket.remoteAddress ?? 'unix' }, 'abci connection closed');
-      socket.destroy();
-    };
-    socket.on('data', (chunk: Buffer) => {
-      let frames: Uint8Array[];
-      try {
-        frames = reader.push(chunk);
-      } catch (err) {
-        fail(err as Error);
-        return;
-      }
-      for (const frame of frames) {
-        let req: W.Request;
-        try {
-          req = WireRequest.decode(frame);
-        } catch (err) {
-          fail(new Error(`malformed ABCI request: ${(err as Error).message}`));
-          return;
-        }
-        queue = queue.then(async () => {
-          if (socket.destroyed) return;
-          let res: W.Response;
-          try {
-            res = await exclusive(() => handleRequest(app, req));
-          } catch (err) {
-            logger.error({ err }, 'abci request failed');
-            res = { exception: { error: (err as Error).message ?? String(err) } };
-          }
-          if (!socket.destroyed) socket.write(encodeFrame(WireResponse.encode(res).finish()));
-        });
-      }
-    });
-    socket.on('error', (err) => logger.debug({ err }, 'abci socket error'));
-    socket.on('close', () => sockets.delete(socket));
-  };
-
-  const server: Server = createServer(serve);
+  const server: Server = createServer((socket) => {
+    const conn: AbciConnection = new AbciConnection(socket, handle, maxBytes, logger, () => connections.delete(conn));
+    connections.add(conn);
+  });
   let address: string;
   if (opts.address.startsWith('unix://')) {
     const path = opts.address.slice('unix://'.length);
@@ -128,8 +95,9 @@ export async function startAbciServer(opts: AbciServerOptions): Promise<AbciServ
   logger.info({ address }, 'abci server listening');
   return {
     address,
+    stats: () => [...connections].map((c) => c.stats()),
     async stop() {
-      for (const s of sockets) s.destroy();
+      for (const c of connections) c.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

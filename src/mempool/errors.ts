@@ -12,6 +12,18 @@ export const CODE_REPLACEMENT_UNDERPRICED = 1;
 /** geth's text for the above, so EVM clients (viem's node-error regexes) recognise it. */
 export const REPLACEMENT_UNDERPRICED_LOG = 'replacement transaction underpriced';
 
+/** A queued tx beyond its sender's queued cap (`accountQueue`), further than all its queued txs. */
+export const CODE_ACCOUNT_LIMIT_EXCEEDED = 2;
+
+/** geth's text for the above (core/txpool ErrAccountLimitExceeded). */
+export const ACCOUNT_LIMIT_EXCEEDED_LOG = 'account limit exceeded';
+
+/** A queued tx beyond the cap on all queued txs (`globalQueue`), the one the eviction rule picks. */
+export const CODE_TXPOOL_FULL = 3;
+
+/** geth's text for the above (legacypool ErrTxPoolOverflow). */
+export const TXPOOL_FULL_LOG = 'txpool is full';
+
 export abstract class MempoolError extends Error {
   /** The protocol-fixed text (equal to `message`); hints, if any, go to logs only. */
   readonly shortMessage: string;

@@ -9,7 +9,10 @@ export {
   type MempoolTx,
 } from './types.js';
 export {
+  ACCOUNT_LIMIT_EXCEEDED_LOG,
+  CODE_ACCOUNT_LIMIT_EXCEEDED,
   CODE_REPLACEMENT_UNDERPRICED,
+  CODE_TXPOOL_FULL,
   MEMPOOL_CODESPACE,
   MempoolError,
   MempoolFullError,
@@ -17,6 +20,7 @@ export {
   REPLACEMENT_UNDERPRICED_LOG,
   TxInCacheError,
   TxTooLargeError,
+  TXPOOL_FULL_LOG,
 } from './errors.js';
 export { PRICE_BUMP_PERCENT } from './replacement.js';
 export { protoTxSize } from './reap.js';

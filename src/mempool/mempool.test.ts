@@ -3,8 +3,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AppConnMempool } from '../abci/application.js';
 import { CheckTxType, type ExecTxResult, type RequestCheckTx, type ResponseCheckTx } from '../abci/types.js';
 import {
+  ACCOUNT_LIMIT_EXCEEDED_LOG,
+  CODE_ACCOUNT_LIMIT_EXCEEDED,
   CODE_REPLACEMENT_UNDERPRICED,
+  CODE_TXPOOL_FULL,
+  MEMPOOL_CODESPACE,
   MempoolFullError,
+  TXPOOL_FULL_LOG,
   MempoolNotLockedError,
   TxInCacheError,
   TxTooLargeError,
@@ -497,5 +502,105 @@ describe('notifications', () => {
     off();
     await add({ id: 'b', from: '0xb', nonce: 0 });
     expect(seen).toHaveLength(1);
+  });
+});
+
+// ── queued (nonce-gapped) txs: geth's accountqueue / globalqueue ─────────────────────────────
+
+describe('queue limits', () => {
+  const queuedIds = (sender: string): string[] => nonceIds(mp.content().queued, sender);
+  const pendingIds = (sender: string): string[] => nonceIds(mp.content().pending, sender);
+
+  it('a gap flood of 500 future-nonce txs from one account locks out neither other accounts nor the gap-filler', async () => {
+    setup({ size: 500 });
+    const codes: number[] = [];
+    for (let n = 1; n <= 500; n++) codes.push((await mp.checkTx(enc({ id: `f${n}`, from: '0xf', nonce: n }))).code);
+    // The first 64 (geth's default accountqueue) wait behind the gap; the further ones are refused.
+    expect(codes.filter((c) => c === 0)).toHaveLength(64);
+    expect(codes.slice(64).every((c) => c === CODE_ACCOUNT_LIMIT_EXCEEDED)).toBe(true);
+    const refused = await mp.checkTx(enc({ id: 'f501', from: '0xf', nonce: 501 }));
+    expect(refused).toMatchObject({ code: CODE_ACCOUNT_LIMIT_EXCEEDED, codespace: MEMPOOL_CODESPACE, log: 'account limit exceeded' });
+    expect(ACCOUNT_LIMIT_EXCEEDED_LOG).toBe('account limit exceeded');
+    expect(mp.size()).toBe(64);
+
+    expect((await mp.checkTx(enc({ id: 'other', from: '0xb', nonce: 0 }))).code).toBe(0);
+    expect((await mp.checkTx(enc({ id: 'f0', from: '0xf', nonce: 0 }))).code).toBe(0);
+    expect(pendingIds('0xf')).toEqual(Array.from({ length: 65 }, (_, n) => `f${n}`));
+    expect(queuedIds('0xf')).toEqual([]);
+    expect(pendingIds('0xb')).toEqual(['other']);
+    // A refused tx is not cached: once there is room for it, it may be sent again.
+    expect((await mp.checkTx(enc({ id: 'f65', from: '0xf', nonce: 65 }))).code).toBe(0);
+  });
+
+  it('the per-account cap at its edge: N queued accepted, a further N+1th refused, a nearer one evicts the furthest', async () => {
+    setup({ accountQueue: 3 });
+    for (const n of [2, 3, 4]) await add({ id: `a${n}`, from: '0xa', nonce: n });
+    expect(queuedIds('0xa')).toEqual(['a2', 'a3', 'a4']);
+    expect(await mp.checkTx(enc({ id: 'a5', from: '0xa', nonce: 5 }))).toMatchObject({ code: CODE_ACCOUNT_LIMIT_EXCEEDED, log: 'account limit exceeded' });
+    expect(queuedIds('0xa')).toEqual(['a2', 'a3', 'a4']);
+    const evicted = enc({ id: 'a4', from: '0xa', nonce: 4 });
+    await add({ id: 'a1', from: '0xa', nonce: 1 });
+    expect(queuedIds('0xa')).toEqual(['a1', 'a2', 'a3']);
+    expect(mp.has(sha256(evicted))).toBe(false);
+    // Pending txs never count: the gap-filler makes all four pending, and the evicted tx may come back.
+    await add({ id: 'a0', from: '0xa', nonce: 0 });
+    expect((await mp.checkTx(evicted)).code).toBe(0);
+    for (const n of [6, 7, 8]) await add({ id: `a${n}`, from: '0xa', nonce: n });
+    expect(pendingIds('0xa')).toEqual(['a0', 'a1', 'a2', 'a3', 'a4']);
+    expect(queuedIds('0xa')).toEqual(['a6', 'a7', 'a8']);
+    // Replacing a queued tx is not a new slot.
+    await add({ id: 'a8+', from: '0xa', nonce: 8, fee: 20, tip: 2 });
+    expect(queuedIds('0xa')).toEqual(['a6', 'a7', 'a8+']);
+  });
+
+  it('the global cap at its edge: the furthest tx of the sender with the most queued goes', async () => {
+    setup({ accountQueue: 10, globalQueue: 4 });
+    for (const n of [1, 2, 3]) await add({ id: `a${n}`, from: '0xa', nonce: n });
+    await add({ id: 'b1', from: '0xb', nonce: 1 });
+    expect(mp.size()).toBe(4);
+    // A fifth queued tx: 0xa holds the most, its furthest (a3) goes.
+    await add({ id: 'b2', from: '0xb', nonce: 2 });
+    expect(queuedIds('0xa')).toEqual(['a1', 'a2']);
+    expect(queuedIds('0xb')).toEqual(['b1', 'b2']);
+    // 0xa would hold the most again, and the new tx is its furthest: refused.
+    expect(await mp.checkTx(enc({ id: 'a9', from: '0xa', nonce: 9 }))).toMatchObject({ code: CODE_TXPOOL_FULL, codespace: MEMPOOL_CODESPACE, log: 'txpool is full' });
+    expect(TXPOOL_FULL_LOG).toBe('txpool is full');
+    expect(mp.size()).toBe(4);
+    // Executable txs are not queued: they never count against the cap.
+    await add({ id: 'c0', from: '0xc', nonce: 0 });
+    expect(mp.size()).toBe(5);
+  });
+
+  it('an executable tx evicts queued ones from a full pool; a queued one is refused; pending ones are never evicted', async () => {
+    setup({ size: 3 });
+    for (const n of [1, 2, 3]) await add({ id: `a${n}`, from: '0xa', nonce: n });
+    await add({ id: 'b0', from: '0xb', nonce: 0 });
+    expect(queuedIds('0xa')).toEqual(['a1', 'a2']);
+    await expect(mp.checkTx(enc({ id: 'b2', from: '0xb', nonce: 2 }))).rejects.toBeInstanceOf(MempoolFullError);
+    await add({ id: 'a0', from: '0xa', nonce: 0 });
+    expect(pendingIds('0xa')).toEqual(['a0', 'a1']);
+    expect(pendingIds('0xb')).toEqual(['b0']);
+    // Only pending txs left: the pool is full for everyone.
+    await expect(mp.checkTx(enc({ id: 'c0', from: '0xc', nonce: 0 }))).rejects.toBeInstanceOf(MempoolFullError);
+    expect(mp.size()).toBe(3);
+  });
+
+  it('frees room by bytes as well as by count', async () => {
+    const one = enc({ id: 'a1', from: '0xa', nonce: 1 }).length;
+    setup({ maxTxsBytes: one * 2 + 5 });
+    await add({ id: 'a1', from: '0xa', nonce: 1 });
+    await add({ id: 'a2', from: '0xa', nonce: 2 });
+    await add({ id: 'b0', from: '0xb', nonce: 0 });
+    expect(queuedIds('0xa')).toEqual(['a1']);
+    expect(pendingIds('0xb')).toEqual(['b0']);
+  });
+
+  it('update() trims a queue that a recheck gap made longer than the cap', async () => {
+    setup({ accountQueue: 2 });
+    for (const n of [0, 1, 2, 3, 4]) await add({ id: `a${n}`, from: '0xa', nonce: n });
+    app.failOnRecheck.add('a1');
+    await commit([]);
+    expect(pendingIds('0xa')).toEqual(['a0']);
+    expect(queuedIds('0xa')).toEqual(['a2', 'a3']);
   });
 });

@@ -60,4 +60,14 @@ describe('SenderQueue', () => {
     expect(q.remove(4n)).toBeUndefined();
     expect(q.size).toBe(0);
   });
+
+  it('nextNonce, queuedCount and last: what the queued caps read', () => {
+    const q = new SenderQueue('0xaa', 3n);
+    expect(q.nextNonce()).toBe(3n);
+    expect(q.last()).toBeUndefined();
+    for (const n of [3n, 4n, 7n, 9n]) q.put(tx(n));
+    expect(q.nextNonce()).toBe(5n);
+    expect(q.queuedCount()).toBe(2);
+    expect(q.last()?.nonce).toBe(9n);
+  });
 });

@@ -72,6 +72,20 @@ export class SenderQueue {
     return n;
   }
 
+  /** The nonce that would extend the pending run: a tx with it (or below) is executable now. */
+  nextNonce(): bigint {
+    return this.stateNonce + BigInt(this.pendingCount());
+  }
+
+  queuedCount(): number {
+    return this.txs.length - this.pendingCount();
+  }
+
+  /** The highest-nonce tx: the furthest-future one when the sender has queued txs. */
+  last(): MempoolTx | undefined {
+    return this.txs[this.txs.length - 1];
+  }
+
   pending(): MempoolTx[] {
     return this.txs.slice(0, this.pendingCount());
   }

@@ -14,6 +14,10 @@ export interface MempoolConfig {
   recheck: boolean;
   /** Keep txs the app rejected in the cache, so they are not checked again. */
   keepInvalidTxsInCache?: boolean;
+  /** Max queued (nonce-gapped) txs of one sender: geth's `txpool.accountqueue`. */
+  accountQueue?: number;
+  /** Max queued txs of all senders: geth's `txpool.globalqueue`. */
+  globalQueue?: number;
 }
 
 export const DEFAULT_MEMPOOL_CONFIG: Readonly<MempoolConfig> = Object.freeze({
@@ -23,6 +27,8 @@ export const DEFAULT_MEMPOOL_CONFIG: Readonly<MempoolConfig> = Object.freeze({
   cacheSize: 10_000,
   recheck: true,
   keepInvalidTxsInCache: false,
+  accountQueue: 64,
+  globalQueue: 1024,
 });
 
 /** One admitted tx, with what the app's CheckTx said about it. */

@@ -91,6 +91,7 @@ export async function serveAppOverSocket(opts: AppServerOptions): Promise<Runnin
   return {
     home: opts.home,
     address: server.address,
+    stats: () => server.stats(),
     async stop() {
       await server.stop();
       await homeApp.close();

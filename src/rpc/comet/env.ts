@@ -50,6 +50,8 @@ export interface CometMempool {
   size(): number;
   sizeBytes(): number;
   flush(): void;
+  /** Whether a tx waits behind a nonce gap: a full pool may evict it for an executable tx. */
+  hasQueued(): boolean;
   /** `[mempool]` limits, for broadcast_tx_async's synchronous pre-checks. */
   readonly limits: { readonly size: number; readonly maxTxsBytes: number; readonly maxTxBytes: number };
 }

@@ -26,7 +26,8 @@ const nextMacrotask = () => new Promise<'pending'>((resolve) => setImmediate(() 
 function precheck(env: CometEnv, tx: Uint8Array, hash: Uint8Array): void {
   const m = env.mempool;
   const { size, maxTxsBytes, maxTxBytes } = m.limits;
-  if (m.size() >= size || m.sizeBytes() + tx.length > maxTxsBytes) {
+  // A full pool holding queued txs may still take an executable tx: the mempool decides after CheckTx.
+  if ((m.size() >= size || m.sizeBytes() + tx.length > maxTxsBytes) && !m.hasQueued()) {
     throw new MempoolFullError({ numTxs: m.size(), maxTxs: size, txsBytes: m.sizeBytes(), maxTxsBytes });
   }
   if (tx.length > maxTxBytes) throw new TxTooLargeError({ max: maxTxBytes, actual: tx.length });
