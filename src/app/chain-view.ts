@@ -3,14 +3,14 @@
  * memory), txs through the eth-hash index, state at any committed height through an independent
  * state manager. Listeners registered with `onBlock` are called by the app after each Commit.
  */
-import type { IbcCallContext } from './evm-view.js';
+import type { BlockReplay, IbcCallContext } from './evm-view.js';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { AppStore } from './app-store.js';
 import { decodedTxOf, type BlockRecord } from './block-record.js';
-import { HeightNotAvailableError } from './errors.js';
+import { EvmAppError, HeightNotAvailableError } from './errors.js';
 import { buildReceipts, RecordedBlock } from './evm-block.js';
 import type { EvmRuntime } from './evm-runtime.js';
 import { stateManagerAt } from './evm-runtime.js';
@@ -33,6 +33,8 @@ export interface ChainCursor {
   chainInfo(): { chainId: bigint; denom: string; bech32Prefix: string };
   /** What the ICS-20 precompile works on in a call or estimate (a throw-away copy of the IBC store). */
   ibcCall?(): IbcCallContext | undefined;
+  /** A committed block as a trace replays it. */
+  blockReplay?(height: number): Promise<BlockReplay>;
 }
 
 type BlockListener = (b: EvmBlock, receipts: EvmReceipt[]) => void;
@@ -44,6 +46,11 @@ export class ChainView implements EvmView {
 
   ibcCallContext(): IbcCallContext | undefined {
     return this.cursor.ibcCall?.();
+  }
+
+  async blockReplay(height: number): Promise<BlockReplay> {
+    if (this.cursor.blockReplay === undefined) throw new EvmAppError('this view cannot replay blocks');
+    return this.cursor.blockReplay(height);
   }
 
   constructor(

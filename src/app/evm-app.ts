@@ -41,7 +41,7 @@ import { AppStore, type AppLevel, type AppMeta } from './app-store.js';
 import { packageVersion } from './app-version.js';
 import type { BlockRecord } from './block-record.js';
 import { ChainView } from './chain-view.js';
-import type { EvmView } from './evm-view.js';
+import type { BlockReplay, EvmView } from './evm-view.js';
 import { checkEthTx } from './check-tx.js';
 import { AuthRegistry, FEE_COLLECTOR } from './cosmos/auth-registry.js';
 import type { CosmosChainEnv } from './cosmos/cosmos-exec.js';
@@ -88,6 +88,9 @@ export interface EvmAppOptions {
    */
   referenceExecution?: boolean;
 }
+
+/** The txs of a committed block (CometBFT's order) and its time in ns since the epoch; undefined: unknown height. */
+export type BlockSource = (height: number) => Promise<{ txs: readonly Uint8Array[]; timeNs: bigint } | undefined>;
 
 export const APP_INFO_DATA = 'chainlet';
 export const APP_VERSION = 1;
@@ -164,6 +167,7 @@ export class EvmApp implements Application {
           const c = this.config();
           return { chainId: BigInt(c.chainId), denom: c.denom, bech32Prefix: c.bech32Prefix };
         },
+        blockReplay: (height) => this.blockReplay(height),
         ibcCall: () => {
           const c = this.config();
           return { store: this.ibc.copy(), chainId: c.cometChainId, bech32Prefix: c.bech32Prefix, denom: c.denom, height: (this.meta?.lastHeight ?? 0) + 1, timeNs: BigInt(Date.now()) * 1_000_000n };
@@ -384,6 +388,24 @@ export class EvmApp implements Application {
   /** What a Cosmos tx needs of the chain (simulate uses it too). */
   cosmosEnv(config: AppChainConfig, height: number, baseFee: bigint, ibc?: IbcStore, timeNs = 0n): CosmosChainEnv {
     return { chainId: config.cometChainId, denom: config.denom, bech32Prefix: config.bech32Prefix, auth: this.auth, minGasPrice: this.minGasPrice(), baseFee, height, ...(ibc ? { ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) } } : {}) };
+  }
+
+  /**
+   * Where the node keeps its blocks: the txs of a committed block as CometBFT committed them and
+   * its time, for trace replays (the app's record holds only the executed EVM txs).
+   */
+  setBlockSource(source: BlockSource): void {
+    this.blockSource = source;
+  }
+
+  private blockSource: BlockSource | undefined;
+
+  /** Block `height` as a trace replays it, on throw-away copies of the auth registry and the IBC store. */
+  private async blockReplay(height: number): Promise<BlockReplay> {
+    const c = this.config();
+    const block = await this.blockSource?.(height);
+    const cosmos = this.cosmosEnv(c, height, 0n, this.ibc.copy(), block?.timeNs ?? 0n);
+    return { txs: block?.txs, cosmos: { ...cosmos, auth: new AuthRegistry(this.store.auth) } };
   }
 
   /** The committed IBC store (read only: the relayer and the routing API read clients, packets and vouchers). */

@@ -10,7 +10,7 @@
  * The live state's account writes are logged (AccountWriteLog) so that the committed state can
  * keep the accounts of each commit in memory (CommittedState).
  */
-import type { Common } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -56,9 +56,19 @@ export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts,
   const committed = new CommittedState((r) => checkStateAt(trieDb, common, r), root, committedAccounts);
   const blockHashes = new RecentBlockHashes();
   const ics20: EvmRuntime['ics20'] = { ctx: undefined };
-  const vm = await createVM({ common, stateManager: state, blockchain: blockHashes, params: {}, evmOpts: { params: {}, customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] } });
+  const vm = await createChainVm(common, state, blockHashes, ics20);
   if (!reference) speedUpEvm(vm.evm as EVM);
   return { common, txCommon: sharedTxCommon(common), vm, state, caches, accountWrites, committed, blockHashes, ics20 };
+}
+
+/**
+ * A VM that runs this chain's txs: its Common and the chain's precompiles (ICS-20 at 0x…0802, whose
+ * world is `ics20.ctx`, set per tx by the block executor). The block VM and the trace VMs are built
+ * here, so a replayed tx meets the same precompiles as the block did.
+ */
+export function createChainVm(common: Common, state: StateManagerInterface, blockchain: EVMMockBlockchainInterface, ics20: { ctx: Ics20Context | undefined }): Promise<VM> {
+  // params: {}: the chain Common already holds every package's parameters (chain-common.ts).
+  return createVM({ common, stateManager: state, blockchain, params: {}, evmOpts: { params: {}, customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(() => ics20.ctx) }] } });
 }
 
 /**

@@ -4,6 +4,7 @@
  * Values are bigint / Uint8Array / Address; encoding to hex is the RPC's job.
  */
 import type { Ics20Context } from '../ibc/ics20-precompile.js';
+import type { CosmosChainEnv } from './cosmos/cosmos-exec.js';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -109,6 +110,19 @@ export interface EvmView {
   onBlock(listener: (b: EvmBlock, receipts: EvmReceipt[]) => void): () => void;
   /** The ICS-20 precompile's world in a call or estimate: a copy of the committed IBC store, the next block. */
   ibcCallContext?(): IbcCallContext | undefined;
+  /** What a trace needs to run block `height` again as FinalizeBlock ran it (src/app/trace). */
+  blockReplay?(height: number): Promise<BlockReplay>;
+}
+
+/**
+ * A committed block as the trace replay needs it: every tx of the block as committed, Cosmos txs
+ * included (undefined where the app has no block source: then the EVM txs of its record), and the
+ * Cosmos side FinalizeBlock gave its txs, on throw-away copies (an auth registry of its own, a fork
+ * of the IBC store: the app keeps no IBC history, so IBC state is the latest committed).
+ */
+export interface BlockReplay {
+  txs: readonly Uint8Array[] | undefined;
+  cosmos: Omit<CosmosChainEnv, 'height' | 'baseFee'>;
 }
 
 /** An ICS-20 precompile context without its per-call parts (caller, events). */

@@ -10,10 +10,11 @@
  * A tx that fails validation (nonce, funds, fee…) gets a non-zero code and changes nothing; a tx that
  * reverts in the EVM is still code 0, with receipt status 0 and `ethereumTxFailed`, as in Cosmos EVM.
  */
-import { createBlock } from '@ethereumjs/block';
+import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { EVMError } from '@ethereumjs/evm';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { createContractAddress, type Address } from '@ethereumjs/util';
 import { CodeTypeOK, type AbciEvent, type ExecTxResult } from '../abci/types.js';
 import { isIcs20Precompile, type Ics20Context } from '../ibc/ics20-precompile.js';
@@ -21,7 +22,7 @@ import type { ExecutedTx, RawLog } from './block-record.js';
 import { orBloom } from './evm-block.js';
 import type { TxRejectedError } from './errors.js';
 import { effectiveGasPrice } from './fee-market.js';
-import { recoverSender, type DecodedTx } from './tx-decode.js';
+import { recoverSender, type DecodedEthTx, type DecodedTx } from './tx-decode.js';
 import { applyPlainTransfer } from './plain-transfer.js';
 import { sharedTxCommon } from './chain-common.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
@@ -55,6 +56,17 @@ const ZERO32 = new Uint8Array(32);
 export type BlockTx = DecodedTx | TxRejectedError;
 
 /**
+ * A committed block run again for tracing (src/app/trace): the same steps, with chosen EVM txs run
+ * by the tracer's `runTx` instead of the block's own (no plain-transfer shortcut for them).
+ */
+export interface BlockReplayHooks {
+  /** Runs EVM tx `index` of the block under a tracer; undefined: the block's own way. */
+  runEvmTx?(index: number, item: DecodedEthTx, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): Promise<RunTxResult> | undefined;
+  /** Index of the last tx to run (what comes after it is not needed). */
+  lastIndex?: number;
+}
+
+/**
  * `plainTransfers: false` runs every tx through `runTx`, plain transfers included (the tests compare
  * both ways).
  */
@@ -66,6 +78,7 @@ export async function executeBlock(
   cosmos: Omit<CosmosChainEnv, 'height' | 'baseFee'>,
   ics20?: { ctx: Ics20Context | undefined },
   plainTransfers = true,
+  replay?: BlockReplayHooks,
 ): Promise<BlockExecution> {
   const block = createBlock(
     {
@@ -95,7 +108,8 @@ export async function executeBlock(
 
   await vm.evm.journal.checkpoint();
   try {
-    for (let i = 0; i < txs.length; i++) {
+    const last = Math.min(txs.length - 1, replay?.lastIndex ?? Infinity);
+    for (let i = 0; i <= last; i++) {
       const item = txs[i]!;
       if (!('kind' in item)) {
         txResults[i] = rejected(item, 0);
@@ -126,9 +140,11 @@ export async function executeBlock(
           }
           ics20!.ctx = direct ? { ...indirect, caller: sender.bytes, value: tx.value, events: ibcEvents! } : indirect;
         }
+        const traced = replay?.runEvmTx?.(i, item, tx, sender, block, gasUsed);
         // A call to the ICS-20 precompile is no plain transfer (applyPlainTransfer refuses precompiles).
-        const plainGas = plainTransfers ? await applyPlainTransfer(vm, tx, sender, env.coinbase, env.baseFee) : undefined;
-        result = plainGas === undefined ? await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }) : plainOutcome(plainGas);
+        const plainGas = traced === undefined && plainTransfers ? await applyPlainTransfer(vm, tx, sender, env.coinbase, env.baseFee) : undefined;
+        if (traced !== undefined) result = await traced;
+        else result = plainGas === undefined ? await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }) : plainOutcome(plainGas);
       } catch (e) {
         if (checkpointed) ibc!.store.revert();
         txResults[i] = rejected(rejectionFromRunTxError(e), gasWanted);

@@ -137,6 +137,9 @@ export class BlockExecutor {
   }
 
   async finalize(state: ChainState, blockId: BlockID, block: Block): Promise<ResponseFinalizeBlock> {
+    // A failed index write stops the chain here (the engine stops on the throw), as CometBFT stops
+    // on a failed store: no block is committed that the indexes would silently miss.
+    this.d.indexer.throwIfFailed();
     const h = block.header;
     const res = await this.d.app.finalizeBlock({
       txs: block.data.txs,

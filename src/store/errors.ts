@@ -54,3 +54,19 @@ export class InvalidHashQueryError extends StoreError {
     this.value = args.value;
   }
 }
+
+/**
+ * A block's index write failed. The indexes stop at the block before: every later read gets this
+ * error rather than a stale answer, and the node stops producing blocks (CometBFT stops on a failed
+ * store). A restart re-indexes from the last indexed height.
+ */
+export class IndexingFailedError extends StoreError {
+  readonly height: number;
+
+  constructor(args: { height: number; cause: unknown }) {
+    const reason = args.cause instanceof Error ? args.cause.message : String(args.cause);
+    super(`indexing block ${args.height} failed: ${reason}; the tx and block indexes stop at height ${args.height - 1} (restart the node to re-index)`);
+    this.height = args.height;
+    this.cause = args.cause;
+  }
+}

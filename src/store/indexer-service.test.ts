@@ -72,3 +72,37 @@ describe('IndexerService', () => {
     expect((await tx.get(txHash(result(1).tx)))?.height).toBe(1);
   });
 });
+
+describe('IndexerService when an index write fails', () => {
+  /** A tx indexer whose db refuses every batch once `fail` is set (abstract-level's batch path). */
+  async function failingService() {
+    const db = new MemoryLevel<string, Uint8Array>();
+    let fail = false;
+    const batch = db.batch.bind(db) as (...a: unknown[]) => unknown;
+    (db as unknown as { batch: (...a: unknown[]) => unknown }).batch = (...a: unknown[]) => (fail && a.length > 0 ? Promise.reject(new Error('disk full')) : batch(...a));
+    const tx = await createTxIndexer(db);
+    const block = await createBlockIndexer(new MemoryLevel());
+    let marker = 0;
+    const failures: Error[] = [];
+    const s = new IndexerService(tx, block, { loadIndexedHeight: async () => marker, saveIndexedHeight: async (h) => void (marker = h) });
+    s.onFailure = (err) => failures.push(err);
+    return { s, failAfter: () => (fail = true), failures, marker: () => marker };
+  }
+
+  it('reports the failure once, and every later read is an error naming it, never a stale answer', async () => {
+    const { s, failAfter, failures, marker } = await failingService();
+    s.enqueue(1, [result(1)], events);
+    await s.flush();
+    failAfter();
+    s.enqueue(2, [result(2)], events);
+    s.enqueue(3, [result(3)], events);
+    await expect(s.flush()).rejects.toThrow(/indexing block 2 failed: disk full/);
+    expect(failures.map((e) => e.message)).toEqual([expect.stringMatching(/^indexing block 2 failed: disk full/)]);
+    expect(marker()).toBe(1);
+    expect(() => s.throwIfFailed()).toThrow(/indexing block 2 failed/);
+    await expect(s.readers.tx!.get(txHash(result(1).tx))).rejects.toThrow(/indexing block 2 failed: disk full/);
+    await expect(s.readers.tx!.search(Query.parse("transfer.amount = '5stake'"))).rejects.toThrow(/indexing block 2 failed/);
+    await expect(s.readers.block!.search(Query.parse("transfer.amount = '5stake'"))).rejects.toThrow(/indexing block 2 failed/);
+    await expect(s.readers.block!.has(1)).rejects.toThrow(/indexing block 2 failed/);
+  });
+});

@@ -6,10 +6,15 @@
  * `readers`: the same indexers whose reads first wait for every block queued so far, so a result
  * is never missing once its block is committed. The last indexed height is recorded, so a node
  * killed before its indexer caught up re-indexes at start.
+ *
+ * A failed write stops indexing there (later blocks are not indexed over a gap): `onFailure` hears
+ * it once, every read from then on throws the IndexingFailedError instead of answering from the
+ * stale indexes, and `throwIfFailed` lets the block executor stop the chain.
  */
 import type { AbciEvent } from '../abci/types.js';
 import type { TxResult } from '../events/types.js';
 import type { BlockIndexer } from './block-indexer.js';
+import { IndexingFailedError } from './errors.js';
 import type { TxIndexer } from './tx-indexer.js';
 
 export interface IndexedHeightStore {
@@ -19,7 +24,9 @@ export interface IndexedHeightStore {
 
 export class IndexerService {
   private tail: Promise<void> = Promise.resolve();
-  private failure: Error | undefined;
+  private failure: IndexingFailedError | undefined;
+  /** Hears the first failed write (the node logs it); set once by the chain's wiring. */
+  onFailure: ((err: IndexingFailedError) => void) | undefined;
   /** Set while someone waits for the queue (flush, a reader): queued blocks go without a turn. */
   private hurry = 0;
   /** Ends the current job's wait for its turn now (set while a job waits). */
@@ -33,7 +40,10 @@ export class IndexerService {
     private readonly blockIndexer: BlockIndexer | undefined,
     private readonly marker: IndexedHeightStore,
   ) {
-    const caughtUp = () => this.drain();
+    const caughtUp = async () => {
+      await this.drain();
+      this.throwIfFailed();
+    };
     this.readers = {
       tx: txIndexer && {
         index: (results) => txIndexer.index(results),
@@ -62,7 +72,8 @@ export class IndexerService {
         await Promise.all([txResults.length > 0 ? this.txIndexer?.index(txResults) : undefined, this.blockIndexer?.index(height, blockEvents)]);
         await this.marker.saveIndexedHeight(height);
       } catch (err) {
-        this.failure = err as Error;
+        this.failure = new IndexingFailedError({ height, cause: err });
+        this.onFailure?.(this.failure);
       }
     });
   }
@@ -70,6 +81,11 @@ export class IndexerService {
   /** Resolves when everything queued so far is written; rethrows an indexing failure. */
   async flush(): Promise<void> {
     await this.drain();
+    if (this.failure) throw this.failure;
+  }
+
+  /** Throws the indexing failure, if a write failed. */
+  throwIfFailed(): void {
     if (this.failure) throw this.failure;
   }
 

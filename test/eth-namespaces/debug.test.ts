@@ -10,6 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20BalanceOfData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
 import { disposeDebug } from '../../src/rpc/eth/namespaces/debug-profiling.js';
 import { DEBUG_ROUTES } from '../../src/rpc/eth/namespaces/debug.js';
+import { DirectEthSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { SigningStargateClient } from '@cosmjs/stargate';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { ICS20_PRECOMPILE_ADDRESS } from '../../src/ibc/ics20-precompile.js';
+import { toBech32 } from '../../src/crypto/bech32.js';
+import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { startTestNode } from '../helpers/node.js';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, ethHash, startTraceChain, type TraceChain } from '../helpers/trace-chain.js';
 
@@ -43,7 +49,7 @@ describe('debug namespace when not enabled', () => {
     const names = DEBUG_ROUTES.flatMap((r) => [r.method, ...r.aliases]);
     expect(names).toHaveLength(19);
     for (const method of names) {
-      expect(await rpcError(request(client, method, []))).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
+      expect(await rpcError(request(client, method, []))).toEqual({ code: -32601, message: expect.stringMatching(new RegExp(`^the method ${method} does not exist/is not available \\(the debug namespace is off: start with --json-rpc\\.api \\S*,debug, `)) });
     }
   });
 });
@@ -182,5 +188,71 @@ describe('debug profiling when the node stops', () => {
       await node.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('debug tracing replays the whole block: Cosmos txs and the ICS-20 precompile', () => {
+  let chain: TraceChain;
+  let client: Client;
+  const OTHER = '0x' + '43'.repeat(20);
+  beforeAll(async () => {
+    chain = await startTraceChain({ servers: true, config: { jsonRpc: { api: ['eth', 'web3', 'net', 'debug'] } } });
+    client = createPublicClient({ transport: http(chain.rpcUrl!) });
+  });
+  afterAll(() => chain?.stop());
+
+  /** A bank MsgSend from dev account 0 (the EVM chain's Cosmos face), with the sequence the chain has now. */
+  async function cosmosSend(): Promise<Uint8Array> {
+    const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'chainlet' });
+    const [from] = await wallet.getAccounts();
+    const stargate = await SigningStargateClient.connectWithSigner(chain.node.urls.rpc!, wallet);
+    const fee = { amount: [{ denom: 'achainlet', amount: String(2_000_000_000n * 200_000n) }], gas: '200000' };
+    const msg = { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: toBech32('chainlet', new Uint8Array(20).fill(0x42)), amount: [{ denom: 'achainlet', amount: '777' }] } };
+    const signed = await stargate.sign(from!.address, [msg], fee, '');
+    stargate.disconnect();
+    return TxRaw.encode(signed).finish();
+  }
+
+  it('a Cosmos MsgSend then an EVM transfer from the same account, in one block: each tracer sees the state after the MsgSend', async () => {
+    const cosmosTx = await cosmosSend(); // sequence = the committed nonce N
+    chain.sign({ to: OTHER }); // the EVM nonce N is the Cosmos tx's: skip it
+    const nonceAfterCosmos = chain.nonce();
+    const evmTx = chain.sign({ to: OTHER, value: 5n });
+    const height = await chain.block(cosmosTx, evmTx);
+    const receipt = await client.getTransactionReceipt({ hash: hex(ethHash(evmTx)) });
+    expect([receipt.status, Number(receipt.blockNumber)]).toEqual(['success', height]);
+
+    const frame = (await request(client, 'debug_traceTransaction', [hex(ethHash(evmTx)), { tracer: 'callTracer' }])) as Record<string, unknown>;
+    expect(frame).toMatchObject({ type: 'CALL', from: DEV_ADDRESS_0, to: OTHER, value: '0x5', gasUsed: '0x5208' });
+    expect(frame.error).toBeUndefined();
+    const pre = (await request(client, 'debug_traceTransaction', [hex(ethHash(evmTx)), { tracer: 'prestateTracer' }])) as Record<string, { nonce?: number }>;
+    expect(pre[DEV_ADDRESS_0]?.nonce).toBe(Number(nonceAfterCosmos));
+    const logs = (await request(client, 'debug_traceTransaction', [hex(ethHash(evmTx))])) as { failed: boolean; gas: number };
+    expect(logs).toMatchObject({ failed: false, gas: 21_000 });
+
+    const block = (await request(client, 'debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }])) as { txHash: string; result?: unknown; error?: string }[];
+    expect(block).toEqual([{ txHash: hex(ethHash(evmTx)), result: frame }]);
+  });
+
+  it('a call to the ICS-20 precompile traces as the block ran it (the trace VM has the chain precompiles), and so does the tx after it', async () => {
+    const toPrecompile = chain.sign({ to: ICS20_PRECOMPILE_ADDRESS, data: Uint8Array.of(0xde, 0xad, 0xbe, 0xef) });
+    const after = chain.sign({ to: OTHER, value: 1n });
+    const height = await chain.block(toPrecompile, after);
+    const receipt = await client.getTransactionReceipt({ hash: hex(ethHash(toPrecompile)) });
+    expect(receipt.status).toBe('reverted');
+
+    const frame = (await request(client, 'debug_traceTransaction', [hex(ethHash(toPrecompile)), { tracer: 'callTracer' }])) as { error?: string; output?: string; gasUsed: string };
+    expect(frame.error).toBe('execution reverted');
+    expect(Buffer.from(frame.output!.slice(2), 'hex').toString('latin1')).toContain('ICS20: unknown method 0xdeadbeef');
+    expect(BigInt(frame.gasUsed)).toBe(receipt.gasUsed);
+    const next = (await request(client, 'debug_traceTransaction', [hex(ethHash(after)), { tracer: 'callTracer' }])) as Record<string, unknown>;
+    expect(next).toMatchObject({ from: DEV_ADDRESS_0, to: OTHER, value: '0x1' });
+    expect(next.error).toBeUndefined();
+
+    const block = (await request(client, 'debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }])) as { txHash: string; result?: unknown; error?: string }[];
+    expect(block).toEqual([
+      { txHash: hex(ethHash(toPrecompile)), result: frame },
+      { txHash: hex(ethHash(after)), result: next },
+    ]);
   });
 });

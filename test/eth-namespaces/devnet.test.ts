@@ -317,7 +317,77 @@ describe('devnet namespaces when [evm] devnet is off', () => {
     expect(names.length).toBeGreaterThan(50);
     for (const method of names) {
       const e = await client.request({ method: method as never, params: [] as never }).catch((x: unknown) => x);
-      expect(rpcError(e)).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
+      expect(rpcError(e)).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available (devnet control (evm_*, anvil_*, hardhat_*, chainlet_*) is off: start with --evm.devnet, or set [evm] devnet = true in app.toml)` });
     }
+  });
+});
+
+/** One raw JSON-RPC call over HTTP (no client retries or batching). */
+async function rawCall(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+}
+
+describe('mining many blocks: the cap and the event loop', () => {
+  let n: NamespaceNode;
+  let small: NamespaceNode;
+  beforeAll(async () => {
+    [n, small] = await Promise.all([startNamespaceNode(), startNamespaceNode({ config: { evm: { maxMineBlocks: 50 } } })]);
+  });
+  afterAll(() => Promise.all([n?.stop(), small?.stop()]));
+
+  it('refuses a count above [evm] max-mine-blocks with -32602 naming the cap, at once and without mining', async () => {
+    const head = await rawCall(n.url, 'eth_blockNumber');
+    for (const [method, params] of [
+      ['anvil_mine', ['0x2000000']],
+      ['hardhat_mine', ['0x10000000000']],
+      ['evm_mine', [{ blocks: 100_001 }]],
+    ] as const) {
+      const r = await rawCall(n.url, method, [...params]);
+      expect(r.error?.code, method).toBe(-32602);
+      expect(r.error?.message).toMatch(/^block count \d+ is above the limit of 100000 blocks a call \(\[evm\] max-mine-blocks, --evm\.max-mine-blocks\)$/);
+    }
+    expect(await rawCall(n.url, 'eth_blockNumber')).toEqual(head);
+  });
+
+  it('mines exactly the cap, and refuses one more (a configured cap of 50)', async () => {
+    const start = Number((await rawCall(small.url, 'eth_blockNumber')).result);
+    expect((await rawCall(small.url, 'anvil_mine', ['0x32'])).error).toBeUndefined();
+    expect(Number((await rawCall(small.url, 'eth_blockNumber')).result)).toBe(start + 50);
+    const r = await rawCall(small.url, 'anvil_mine', ['0x33']);
+    expect(r.error).toEqual({ code: -32602, message: 'block count 51 is above the limit of 50 blocks a call ([evm] max-mine-blocks, --evm.max-mine-blocks)' });
+    expect(Number((await rawCall(small.url, 'eth_blockNumber')).result)).toBe(start + 50);
+  });
+
+  it('answers other requests while a large anvil_mine runs (it yields between chunks of the range)', async () => {
+    const before = (await rawCall(n.url, 'eth_blockNumber')).result;
+    let mined = false;
+    const mine = rawCall(n.url, 'anvil_mine', ['0x4e20']).then((r) => {
+      mined = true;
+      return r;
+    });
+    // Ask one after the other until the mine answers: answers that came before it show the node
+    // served them meanwhile, each on the head as it was before the range.
+    const answers: unknown[] = [];
+    while (!mined) {
+      const r = await rawCall(n.url, 'eth_blockNumber');
+      if (!mined) answers.push(r.result);
+    }
+    expect((await mine).error).toBeUndefined();
+    const after = (await rawCall(n.url, 'eth_blockNumber')).result;
+    expect(Number(after)).toBe(Number(before) + 20_000);
+    expect(answers.filter((a) => a === before).length).toBeGreaterThanOrEqual(5);
+    expect(answers.every((a) => a === before || a === after)).toBe(true);
+  });
+
+  it('a node stopped during a large mine ends the mine at its next chunk', async () => {
+    const m = await startNamespaceNode();
+    const mining = m.node.internals.devnet.mine(50_000).then(
+      () => 'mined',
+      (e: unknown) => (e as Error).message,
+    );
+    await new Promise((resolve) => setImmediate(resolve)); // the range has begun
+    await m.stop();
+    expect(await mining).toBe('the node is stopped');
   });
 });

@@ -8,6 +8,7 @@
  */
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
+import { isIcs20Precompile } from '../../ibc/ics20-precompile.js';
 import { TxRejectedError } from '../errors.js';
 import type { EvmView } from '../evm-view.js';
 import { rejectionFromRunTxError } from '../tx-rejections.js';
@@ -43,7 +44,7 @@ export async function traceCall(view: EvmView, args: TraceCallArgs, height: numb
   const timeoutMs = traceTimeoutMs(config);
   const stored = height > 0 ? await view.getBlock(height) : undefined;
   const env: BlockEnvFields = stored !== undefined ? envOfBlock(stored) : envBeforeFirstBlock(view);
-  const vm = await createTraceVm(view, await view.stateAt(height));
+  const { vm, ics20 } = await createTraceVm(view, await view.stateAt(height));
 
   const from = args.from ?? ZERO_ADDRESS;
   const nonce = args.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
@@ -54,6 +55,9 @@ export async function traceCall(view: EvmView, args: TraceCallArgs, height: numb
   if (free) env.baseFeePerGas = 0n;
   const tx = unsignedTx(view, args, from, nonce, gas);
   const block = blockOf(vm, env);
+  // The ICS-20 precompile's world as eth_call gives it: a copy of the committed IBC store.
+  const world = view.ibcCallContext?.();
+  ics20.ctx = world && { ...world, caller: isIcs20Precompile(args.to?.bytes) ? from.bytes : undefined, value: args.value ?? 0n, events: [] };
   try {
     await runTraced(vm, tx, from, block, tracer, { blockGasUsed: 0n, timeoutMs, asCall: true });
   } catch (e) {

@@ -1,73 +1,137 @@
 /**
- * debug_traceTransaction and debug_traceBlockBy*: replay a block on its parent state.
+ * debug_traceTransaction and debug_traceBlockBy*: a committed block run again on its parent state
+ * through the block's own execution (execute-block.ts: Cosmos txs through runCosmosTx, EVM txs as
+ * FinalizeBlock ran them, the ICS-20 precompile with its IBC context), a tracer on the traced EVM
+ * txs only.
  *
- *   stateAt(height - 1) ─ VM of its own ─ block env of `height`
- *     └ txs before the target: runTx untraced ─ target: runTx with the tracer ─ tracer.result()
+ *   stateAt(height - 1) ─ trace VM (the block VM's precompiles) ─ executeBlock(every tx of the block)
+ *                                                                  └ traced EVM tx: runTraced(tracer)
  *
- * Only the block's executed txs are replayed: a tx refused at validation changed nothing.
+ * A tracer that fails inside a tx (a timeout) gives that tx `error`; the replay then starts again
+ * with that tx run untraced, so the txs after it are traced on the state the block had.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { Address } from '@ethereumjs/util';
-import type { VM } from '@ethereumjs/vm';
-import type { Block } from '@ethereumjs/block';
+import type { RunTxResult } from '@ethereumjs/vm';
+import { sharedTxCommon } from '../chain-common.js';
+import { TxRejectedError } from '../errors.js';
 import type { EvmBlock, EvmView } from '../evm-view.js';
+import { executeBlock, type BlockReplayHooks, type BlockTx } from '../execute-block.js';
+import { impersonatedSender } from '../impersonation.js';
+import { decodeAppTx } from '../tx-decode.js';
 import { createTracer, traceTimeoutMs } from './create-tracer.js';
-import { BlockNotFoundError, GenesisNotTraceableError, TxNotFoundError } from './errors.js';
+import { BlockNotFoundError, GenesisNotTraceableError, TraceError, TxNotFoundError } from './errors.js';
 import { bytesHex } from './json.js';
-import { blockOf, createTraceVm, envOfBlock, replayTx, runTraced } from './trace-vm.js';
-import type { BlockTraceEntry, TraceConfig } from './types.js';
+import { createTraceVm, runTraced } from './trace-vm.js';
+import type { BlockTraceEntry, TraceConfig, Tracer } from './types.js';
 
-interface BlockTx {
-  tx: TypedTransaction;
-  sender: Address;
-}
-
-/** A VM on the parent state of `block`, with its txs before `upTo` already applied. */
-async function replayed(view: EvmView, block: EvmBlock, txs: readonly BlockTx[], upTo: number): Promise<{ vm: VM; env: Block; gasUsed: bigint }> {
-  const vm = await createTraceVm(view, await view.stateAt(block.number - 1));
-  const env = blockOf(vm, envOfBlock(block));
-  let gasUsed = 0n;
-  for (let i = 0; i < upTo; i++) gasUsed += (await replayTx(vm, txs[i]!.tx, env, gasUsed)).totalGasSpent;
-  return { vm, env, gasUsed };
+/** One EVM tx to trace, by its Ethereum hash (0x hex), and what its trace gave. */
+interface TracedTx {
+  tracer: Tracer;
+  done: boolean;
+  result?: unknown;
+  error?: string;
+  /** What `error` was thrown as. */
+  failure?: unknown;
 }
 
 export async function traceTransaction(view: EvmView, ethHash: Uint8Array, config: TraceConfig = {}): Promise<unknown> {
   const tracer = createTracer(config);
-  const timeoutMs = traceTimeoutMs(config);
   const loc = await view.getTransaction(ethHash);
   if (loc === undefined) throw new TxNotFoundError(bytesHex(ethHash));
   const block = await view.getBlock(loc.height);
   if (block === undefined) throw new BlockNotFoundError(loc.height);
-  const txs = await view.getTransactionsOfBlock(loc.height);
-  const { vm, env, gasUsed } = await replayed(view, block, txs, loc.index);
-  await runTraced(vm, loc.tx, loc.sender, env, tracer, { blockGasUsed: gasUsed, timeoutMs });
-  return tracer.result();
+  const hash = bytesHex(ethHash);
+  const traced = new Map([[hash, { tracer, done: false } as TracedTx]]);
+  await replayBlock(view, block, traced, traceTimeoutMs(config), hash);
+  const t = traced.get(hash)!;
+  if (t.error !== undefined) throw t.failure instanceof TraceError ? t.failure : new TraceError(t.error);
+  if (!t.done) throw new TraceError(`transaction ${hash} did not run in the replay of block ${block.number}`);
+  return t.result;
 }
 
-/** Traces every tx of a block (by height or CometBFT hash); a tx that fails to trace gets `error`. */
+/** Traces every EVM tx of a block (by height or CometBFT hash); a tx that fails to trace gets `error`. */
 export async function traceBlock(view: EvmView, ref: number | Uint8Array, config: TraceConfig = {}): Promise<BlockTraceEntry[]> {
   createTracer(config); // refuse a bad config before any work
-  const timeoutMs = traceTimeoutMs(config);
   const block = typeof ref === 'number' ? await blockByNumber(view, ref) : await view.getBlockByHash(ref);
   if (block === undefined) throw new BlockNotFoundError(typeof ref === 'number' ? ref : bytesHex(ref));
-  const txs = await view.getTransactionsOfBlock(block.number);
-  const out: BlockTraceEntry[] = [];
-  let { vm, env, gasUsed } = await replayed(view, block, txs, 0);
-  for (let i = 0; i < txs.length; i++) {
-    const { tx, sender } = txs[i]!;
-    const txHash = bytesHex(block.txHashes[i]!);
-    const tracer = createTracer(config);
-    try {
-      const run = await runTraced(vm, tx, sender, env, tracer, { blockGasUsed: gasUsed, timeoutMs });
-      gasUsed += run.totalGasSpent;
-      out.push({ txHash, result: tracer.result() });
-    } catch (e) {
-      out.push({ txHash, error: e instanceof Error ? e.message : String(e) });
-      // An aborted run leaves the VM mid-tx: start again from the parent state, this tx applied.
-      ({ vm, env, gasUsed } = await replayed(view, block, txs, i + 1));
-    }
+  const hashes = block.txHashes.map(bytesHex);
+  if (hashes.length === 0) return [];
+  const traced = new Map(hashes.map((h) => [h, { tracer: createTracer(config), done: false } as TracedTx]));
+  await replayBlock(view, block, traced, traceTimeoutMs(config));
+  return hashes.map((txHash) => {
+    const t = traced.get(txHash)!;
+    if (t.error !== undefined) return { txHash, error: t.error };
+    if (!t.done) return { txHash, error: 'the transaction did not run in the replay of its block' };
+    return { txHash, result: t.result };
+  });
+}
+
+/** Runs `block` again, tracing the txs of `traced`; stops after the tx `stopAfter` (0x eth hash). */
+async function replayBlock(view: EvmView, block: EvmBlock, traced: Map<string, TracedTx>, timeoutMs: number, stopAfter?: string): Promise<void> {
+  if (view.blockReplay === undefined) throw new TraceError('this node cannot replay blocks');
+  const recorded = await view.getTransactionsOfBlock(block.number);
+  const env = { height: block.number, hash: block.hash, timestamp: block.timestamp, coinbase: block.coinbase, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas };
+  for (;;) {
+    // Each pass on fresh copies: the parent state, the auth registry and the IBC store.
+    const replay = await view.blockReplay(block.number);
+    const txs = blockTxs(view, replay.txs, recorded);
+    const stop = stopAfter === undefined ? -1 : txs.findIndex((t) => 'kind' in t && t.kind === 'eth' && bytesHex(t.ethHash) === stopAfter);
+    const { vm, ics20 } = await createTraceVm(view, await view.stateAt(block.number - 1));
+    let aborted = false;
+    const hooks: BlockReplayHooks = {
+      lastIndex: stop < 0 ? undefined : stop,
+      runEvmTx: (index, item, tx, sender, header, blockGasUsed) => {
+        const t = traced.get(bytesHex(item.ethHash));
+        if (t === undefined || t.done) return undefined;
+        return (async (): Promise<RunTxResult> => {
+          let applied: RunTxResult | undefined;
+          try {
+            await runTraced(vm, tx, sender, header, t.tracer, { blockGasUsed, timeoutMs, applied: (r) => (applied = r) });
+            t.result = t.tracer.result();
+            return applied!;
+          } catch (e) {
+            t.error = e instanceof Error ? e.message : String(e);
+            t.failure = e;
+            if (applied !== undefined) return applied; // the tx ran; only the tracer's last hooks failed
+            // Stopped inside the tx: the VM may be left mid-tx. End this pass; the next runs it untraced.
+            aborted = true;
+            hooks.lastIndex = index;
+            throw e;
+          } finally {
+            t.done = true;
+          }
+        })();
+      },
+    };
+    await executeBlock(vm, vm.common, env, txs, replay.cosmos, ics20, true, hooks);
+    if (!aborted) return;
   }
-  return out;
+}
+
+/**
+ * The block's txs as FinalizeBlock decoded them: every committed tx when the view has the block
+ * (Cosmos txs too), else the EVM txs of the record. EVM txs take the sender the block recorded
+ * (an impersonated tx has no signature to recover it from).
+ */
+function blockTxs(view: EvmView, raw: readonly Uint8Array[] | undefined, recorded: Awaited<ReturnType<EvmView['getTransactionsOfBlock']>>): BlockTx[] {
+  const senders = new Map(recorded.map((r) => [bytesHex(r.tx.hash()), r.sender]));
+  const common = sharedTxCommon(view.common);
+  const cosmosPrefix = raw === undefined ? undefined : view.bech32Prefix;
+  return (raw ?? recorded.map((r) => r.tx.serialize())).map((bytes): BlockTx => {
+    try {
+      const d = decodeAppTx(bytes, common, undefined, undefined, cosmosPrefix);
+      if (d.kind !== 'eth') return d;
+      const sender = senders.get(bytesHex(d.ethHash));
+      if (sender === undefined) return d;
+      const tx: TypedTransaction = impersonatedSender(d.tx)?.equals(sender)
+        ? Object.create(d.tx, { getSenderAddress: { value: () => sender }, isSigned: { value: () => true }, verifySignature: { value: () => true } })
+        : d.tx;
+      return { ...d, tx, sender, senderHex: sender.toString() };
+    } catch (e) {
+      if (e instanceof TxRejectedError) return e;
+      throw e;
+    }
+  });
 }
 
 async function blockByNumber(view: EvmView, height: number): Promise<EvmBlock | undefined> {

@@ -1,7 +1,7 @@
 /**
- * The execution side of tracing: a VM of its own over an independent state copy, the block
- * environment a tx ran in (the same header fields `execute-block.ts` gives `runTx`), and one
- * traced `runTx`.
+ * The execution side of tracing: a VM of its own over an independent state copy (built as the
+ * block VM is, with the chain's precompiles), the block environment a tx ran in (the same header
+ * fields `execute-block.ts` gives `runTx`), and one traced `runTx`.
  *
  * Each trace VM is built on a copy of the chain's Common: an EVM subscribes to its Common's
  * events, and a copy keeps those listeners off the shared one (they go away with the VM).
@@ -11,7 +11,9 @@ import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, createContractAddress } from '@ethereumjs/util';
-import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import type { Ics20Context } from '../../ibc/ics20-precompile.js';
+import { createChainVm } from '../evm-runtime.js';
 import type { EvmBlock, EvmView } from '../evm-view.js';
 import { UNLIMITED_BLOCK_GAS } from '../fee-market.js';
 import { TracerBinding } from './attach-tracer.js';
@@ -33,10 +35,18 @@ class ViewBlockHashes implements EVMMockBlockchainInterface {
   }
 }
 
-export async function createTraceVm(view: EvmView, state: MerkleStateManager): Promise<VM> {
-  const common = view.common.copy();
-  // params: {} — the chain Common already holds every package's parameters (app/chain-common.ts).
-  return createVM({ common, stateManager: state, blockchain: new ViewBlockHashes(view), params: {}, evmOpts: { params: {} } });
+export interface TraceVm {
+  vm: VM;
+  /** The ICS-20 precompile's world for the tx that runs (set per tx, as in the block VM). */
+  ics20: { ctx: Ics20Context | undefined };
+}
+
+/** A VM as the block VM is built (evm-runtime.ts `createChainVm`: the chain's precompiles), on `state`. */
+export async function createTraceVm(view: EvmView, state: MerkleStateManager): Promise<TraceVm> {
+  const ics20: TraceVm['ics20'] = { ctx: undefined };
+  // ethereumjs's own interpreter loop (no speedUpEvm): the tracers listen to its step events.
+  const vm = await createChainVm(view.common.copy(), state, new ViewBlockHashes(view), ics20);
+  return { vm, ics20 };
 }
 
 export interface BlockEnvFields {
@@ -72,11 +82,8 @@ export interface RunOpts {
   timeoutMs: number;
   /** traceCall: no nonce check, no block gas limit check (geth's message semantics). */
   asCall?: boolean;
-}
-
-/** Runs one tx untraced (the block's txs before the traced one). */
-export async function replayTx(vm: VM, tx: TypedTransaction, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
-  return runTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true });
+  /** Told the tx's result once runTx has applied it, before the tracer's last hooks (which may still fail). */
+  applied?(run: RunTxResult): void;
 }
 
 /** Runs one tx with `tracer` attached; the tracer sees the state before and after it. */
@@ -105,6 +112,7 @@ export async function runTraced(vm: VM, tx: TypedTransaction, from: Address, blo
       skipNonce: opts.asCall === true,
       skipBlockGasLimitValidation: opts.asCall === true,
     });
+    opts.applied?.(run);
     binding.check();
   } finally {
     binding.detach();

@@ -36,6 +36,8 @@ const LOAD_PROGRESS_MIN = 1000;
 export interface DevnetControlOptions {
   /** The configured interval of `interval` mode (consensus timeout_commit). */
   intervalMs: number;
+  /** Most blocks one mine call may mine (`[evm] max-mine-blocks`); undefined or 0: no cap. */
+  maxMineBlocks?: number;
 }
 
 /**
@@ -61,12 +63,14 @@ export class DevnetControl {
   private readonly loggingListeners = new Set<(on: boolean) => void>();
   /** anvil_setLoggingEnabled. */
   loggingEnabled = true;
+  private readonly maxMineBlocks: number | undefined;
 
   constructor(
     private readonly parts: DevnetParts,
     opts: DevnetControlOptions,
   ) {
     this.mining = new MiningMode(parts, opts.intervalMs);
+    this.maxMineBlocks = opts.maxMineBlocks !== undefined && opts.maxMineBlocks > 0 ? opts.maxMineBlocks : undefined;
     this.snapshots = new SnapshotManager(parts);
     appOf(parts).txCache.transform = impersonationTransform(this.impersonated);
   }
@@ -109,7 +113,7 @@ export class DevnetControl {
   /** Mines `count` blocks now (evm_mine, anvil_mine); resolves with the new heights' bounds. */
   mine(count = 1, opts: MineOptions = {}): Promise<{ from: number; to: number } | undefined> {
     this.live();
-    return mineBlocks(this.parts, count, opts);
+    return mineBlocks(this.parts, count, { maxBlocks: this.maxMineBlocks, cancelled: () => this.closed, ...opts });
   }
 
   // ── time ─────────────────────────────────────────────────────────────────────────────────

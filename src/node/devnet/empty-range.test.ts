@@ -30,7 +30,7 @@ async function rangeOn(validators: number, count: number): Promise<{ node: Chain
   node = await startNode({ servers: false, devnet: { validators }, config: { consensus: { mode: 'manual' } } });
   await node.mine(2);
   const { state, lastCommit } = node.internals.consensus.head();
-  const { range, after } = buildEmptyRange({
+  const { range, after } = await buildEmptyRange({
     state,
     lastCommit,
     signers: node.internals.validators,
@@ -107,7 +107,7 @@ describe('empty ranges', () => {
     node = await startNode({ servers: false, devnet: { validators: 4 }, config: { consensus: { mode: 'manual' } } });
     node.setValidatorOnline(3, false);
     const { state, lastCommit } = node.internals.consensus.head();
-    expect(() =>
+    await expect(
       buildEmptyRange({
         state,
         lastCommit,
@@ -117,7 +117,7 @@ describe('empty ranges', () => {
         intervalMs: 1000,
         evm: { firstBaseFee: 1n, nextBaseFee: (b) => b, gasLimit: 1n, coinbase: undefined, stateRoot: state.appHash, parentHash: new Uint8Array(32) },
       }),
-    ).toThrow(/offline/);
+    ).rejects.toThrow(/offline/);
   });
 });
 

@@ -30,7 +30,7 @@ import { PART_SIZE } from '../../types/part-set.js';
 import { merkleRoot } from '../../crypto/merkle.js';
 import { ValidatorSet } from '../../types/validator-set.js';
 import { blockIdBytes, bytesValue, commitSigBytes, emptyBlockBytes, int64Value, precommitSignBytes, timestampBytes } from './empty-block-codec.js';
-import { RangeNotApplicableError } from './errors.js';
+import { DevnetStoppedError, RangeNotApplicableError } from './errors.js';
 
 /** What the EVM side of the range needs (the app's view of the same blocks). */
 export interface EmptyRangeEvm {
@@ -85,6 +85,8 @@ export interface BuildRangeInput {
   firstTime: Timestamp;
   intervalMs: number;
   evm: Omit<EmptyRangeEvm, 'baseFees'> & { firstBaseFee: bigint; nextBaseFee(parent: bigint): bigint };
+  /** Checked between chunks: true ends the build with a DevnetStoppedError (the node is stopping). */
+  cancelled?: () => boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -118,11 +120,18 @@ export function rangeVoteTime(r: Pick<EmptyRange, 'from' | 'firstTimeMs' | 'inte
   return timestampFromMs(r.firstTimeMs + (height - r.from) * r.intervalMs + 1);
 }
 
+/** Blocks computed between two turns of the event loop (≈ 30–60 ms of signing with one validator). */
+export const RANGE_CHUNK_BLOCKS = 512;
+
+/** One turn of the event loop, I/O included: the node answers other requests while a range is built. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
- * Computes the blocks `state.lastBlockHeight + 1 … + count`. Throws if a validator is offline
- * or a validator-set change is still pending (the caller mines those heights the normal way).
+ * Computes the blocks `state.lastBlockHeight + 1 … + count`, giving the event loop a turn every
+ * RANGE_CHUNK_BLOCKS blocks. Throws if a validator is offline or a validator-set change is still
+ * pending (the caller mines those heights the normal way).
  */
-export function buildEmptyRange(input: BuildRangeInput): { range: EmptyRange; after: ChainState } {
+export async function buildEmptyRange(input: BuildRangeInput): Promise<{ range: EmptyRange; after: ChainState }> {
   const { state, count, signers } = input;
   const from = state.lastBlockHeight + 1;
   const to = from + count - 1;
@@ -192,6 +201,10 @@ export function buildEmptyRange(input: BuildRangeInput): { range: EmptyRange; af
   const firstMs = timestampToMs(input.firstTime);
 
   for (let i = 0; i < count; i++) {
+    if (i > 0 && i % RANGE_CHUNK_BLOCKS === 0) {
+      await nextTurn();
+      if (input.cancelled?.()) throw new DevnetStoppedError();
+    }
     const height = from + i;
     const time = timestampFromMs(firstMs + i * input.intervalMs);
     const proposer = cur.proposer.address;

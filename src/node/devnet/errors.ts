@@ -41,3 +41,17 @@ export class DevnetStoppedError extends DevnetError {
     super('the node is stopped');
   }
 }
+
+/**
+ * A mine call asking for more blocks than `[evm] max-mine-blocks` (a RangeError: -32602). Every
+ * block of a range is signed by every validator, so a count has a cost in time and memory.
+ */
+export class MineLimitError extends RangeError {
+  override name = 'MineLimitError';
+  constructor(
+    readonly count: number,
+    readonly max: number,
+  ) {
+    super(`block count ${count} is above the limit of ${max} blocks a call ([evm] max-mine-blocks, --evm.max-mine-blocks)`);
+  }
+}

@@ -13,7 +13,7 @@ import { committedRoot } from '../../app/app-reload.js';
 import { blockGasLimit, nextBaseFee } from '../../app/fee-market.js';
 import { fromHex, toPrefixedHex as hex } from '../../crypto/encoding.js';
 import { compareTime, timestampFromMs, timestampToMs, type Timestamp } from '../../types/time.js';
-import { buildEmptyRange, rangeBlockId, rangeTime, type EmptyRange } from './empty-range.js';
+import { buildEmptyRange, RANGE_CHUNK_BLOCKS, rangeBlockId, rangeTime, type EmptyRange } from './empty-range.js';
 import { appOf, type DevnetParts } from './parts.js';
 import { addRangeBlockHashes } from './reload.js';
 import { rangeBlock, rangeBlockRecord, rangeCommit, rangeFinalizeResponse } from './range-synthesis.js';
@@ -23,6 +23,8 @@ export interface EmptyBlocksOptions {
   timestamp?: Timestamp;
   /** Between consecutive blocks; default 1 s (as hardhat_mine). */
   intervalMs?: number;
+  /** True once the node is stopping: the range stops at its next chunk. */
+  cancelled?: () => boolean;
 }
 
 const ZERO_HASH = new Uint8Array(32);
@@ -44,13 +46,14 @@ export async function mineEmptyRange(parts: DevnetParts, count: number, opts: Em
   const gasLimit = blockGasLimit(meta.config.maxGas);
   const minBaseFee = BigInt(meta.config.minGasPrice);
   const feeAfterEmpty = (baseFee: bigint) => nextBaseFee({ gasUsed: 0n, gasLimit, baseFee }, minBaseFee);
-  const { range, after } = buildEmptyRange({
+  const { range, after } = await buildEmptyRange({
     state,
     lastCommit,
     signers: parts.validators,
     count,
     firstTime,
     intervalMs,
+    cancelled: opts.cancelled,
     evm: {
       firstBaseFee: BigInt(meta.nextBaseFee),
       nextBaseFee: feeAfterEmpty,
@@ -89,13 +92,17 @@ export async function mineEmptyRange(parts: DevnetParts, count: number, opts: Em
   return range;
 }
 
-/** Publishes the range's blocks to those listening (event bus subscribers, EVM block listeners). */
-export function announceRange(parts: DevnetParts, range: EmptyRange): void {
+/**
+ * Publishes the range's blocks to those listening (event bus subscribers, EVM block listeners),
+ * with a turn of the event loop every RANGE_CHUNK_BLOCKS blocks.
+ */
+export async function announceRange(parts: DevnetParts, range: EmptyRange): Promise<void> {
   const bus = parts.eventBus;
   const wantsBus = bus.wants('NewBlock') || bus.wants('NewBlockHeader') || bus.wants('NewBlockEvents');
   const view = appOf(parts).view;
   const onError = (e: unknown) => parts.logger.error({ err: e }, 'evm onBlock listener failed');
   for (let h = range.from; h <= range.to; h++) {
+    if (h > range.from && (h - range.from) % RANGE_CHUNK_BLOCKS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     if (wantsBus) {
       const block = rangeBlock(range, h);
       const res = rangeFinalizeResponse(range, h);

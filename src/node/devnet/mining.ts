@@ -9,7 +9,7 @@
  * the requested timestamp, else the next-block timestamp, else the clock.
  */
 import { timestampFromMs, timestampToMs, type Timestamp } from '../../types/time.js';
-import { RangeNotApplicableError, TimestampTooLowError } from './errors.js';
+import { MineLimitError, RangeNotApplicableError, TimestampTooLowError } from './errors.js';
 import { announceRange, mineEmptyRange } from './fast-mine.js';
 import type { DevnetParts } from './parts.js';
 import { startProgress } from '../../util/progress.js';
@@ -22,11 +22,16 @@ export interface MineOptions {
   timestamp?: number;
   /** Seconds between the blocks (default 1). */
   interval?: number;
+  /** Most blocks one call may mine (`[evm] max-mine-blocks`); more is a MineLimitError. */
+  maxBlocks?: number;
+  /** True once the node is stopping: a range being computed stops at its next chunk. */
+  cancelled?: () => boolean;
 }
 
 /** Mines `count` blocks now; resolves with the first and last new heights (undefined for 0). */
 export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOptions = {}): Promise<{ from: number; to: number } | undefined> {
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`block count must be a non-negative integer, got ${count}`);
+  if (opts.maxBlocks !== undefined && count > opts.maxBlocks) throw new MineLimitError(count, opts.maxBlocks);
   if (count === 0) return undefined;
   const { consensus, mempool } = parts;
   const intervalMs = Math.round((opts.interval ?? 1) * 1000);
@@ -49,11 +54,11 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
     try {
       const range = await consensus.exclusive(async () => {
         if (mempool.hasPending()) throw new RangeNotApplicableError('transactions are pending');
-        return mineEmptyRange(parts, remaining, { timestamp: next, intervalMs });
+        return mineEmptyRange(parts, remaining, { timestamp: next, intervalMs, cancelled: opts.cancelled });
       });
       remaining = 0;
       progress?.update(count);
-      announceRange(parts, range);
+      await announceRange(parts, range);
     } catch (e) {
       if (!(e instanceof RangeNotApplicableError)) throw e;
       parts.logger.debug({ reason: e.reason }, 'mining blocks one by one');

@@ -5,7 +5,7 @@
  * `parentHash` (CometBFT's empty last_block_id), so the chain of hashes stays unbroken; its state
  * root is the genesis state, its time the genesis time, its base fee the initial base fee.
  */
-import type { IbcCallContext } from '../../app/evm-view.js';
+import type { BlockReplay, IbcCallContext } from '../../app/evm-view.js';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -91,6 +91,10 @@ export class GenesisAwareView implements EvmView {
   }
   ibcCallContext(): IbcCallContext | undefined {
     return this.inner.ibcCallContext?.();
+  }
+  blockReplay(height: number): Promise<BlockReplay> {
+    if (this.inner.blockReplay === undefined) return Promise.reject(new Error('this view cannot replay blocks'));
+    return this.inner.blockReplay(height);
   }
 
   private genesisBlock(): Promise<EvmBlock> {

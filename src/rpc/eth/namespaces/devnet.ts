@@ -98,7 +98,7 @@ export const DEVNET_ROUTES = [
   route('anvil_mine', {
     params: [count, interval],
     handler: anvil(mine),
-    doc: 'Mines `blocks` blocks (default 1) `interval` seconds apart (default 1); empty blocks as one range (10 000 in well under a second).',
+    doc: 'Mines `blocks` blocks (default 1) `interval` seconds apart (default 1); empty blocks as one range (10 000 in well under a second); at most `[evm] max-mine-blocks` (default 100 000), else -32602.',
   }),
   route('hardhat_mine', { params: [count, interval], handler: hardhat(mine), doc: 'As `anvil_mine`; answers `true`.' }),
   route('evm_snapshot', { params: [], handler: snapshot, aliases: ['anvil_snapshot', 'hardhat_snapshot'], doc: 'Snapshot of the whole node (chain, state, mempool, clock); returns its id.' }),
