@@ -18,11 +18,15 @@ export function defaultConfig(): NodeConfig {
       maxSubscriptionsPerClient: 5,
       experimentalSubscriptionBufferSize: 200,
       experimentalWebsocketWriteBufferSize: 200,
+      // Chainlet's byte bound on a connection's queue (uWS backpressure): past it the client is closed.
+      experimentalWebsocketWriteBufferBytes: 4_194_304,
       experimentalCloseOnSlowClient: false,
       timeoutBroadcastTxCommitMs: 10_000,
       maxRequestBatchSize: 10,
       maxBodyBytes: 1_000_000,
       maxHeaderBytes: 1_048_576,
+      // serde_json's recursion limit (solana-test-validator); the JSON-RPC core's default too.
+      maxJsonDepth: 128,
     },
     consensus: {
       timeoutProposeMs: 3000,
@@ -45,6 +49,9 @@ export function defaultConfig(): NodeConfig {
       cacheSize: 10_000,
       maxTxBytes: 1_048_576,
       keepInvalidTxsInCache: false,
+      // geth's txpool.accountqueue / txpool.globalqueue defaults.
+      accountQueue: 64,
+      globalQueue: 1024,
     },
     txIndex: { indexer: 'kv' },
     instrumentation: { prometheus: false, prometheusListenAddr: ':26660', maxOpenConnections: 3, namespace: 'cometbft' },
@@ -70,7 +77,11 @@ export function defaultConfig(): NodeConfig {
       batchResponseMaxSize: 25_000_000,
       enableProfiling: false,
       wsOrigins: ['127.0.0.1', 'localhost'],
+      wsWriteBufferBytes: 4_194_304,
+      // Devnet: any origin, so browser dapps reach it (Cosmos EVM's default); a home allows none (homeProfile).
+      httpCorsDomain: ['*'],
       maxBodyBytes: 5_242_880,
+      maxJsonDepth: 128,
       clientVersion: '',
     },
     routing: {
@@ -84,9 +95,26 @@ export function defaultConfig(): NodeConfig {
       prices: {},
       publicUrl: '',
       erc20Tokens: [],
+      // Devnet: any origin (Skip Go widgets call it from browsers); a home allows none (homeProfile).
+      corsAllowedOrigins: ['*'],
+      maxJsonDepth: 128,
     },
     // devnet: on for the in-memory devnet profile; startNode({ home }) and `chainlet init` turn it off.
-    evm: { minGasPrice: 0n, devnet: true },
+    evm: { minGasPrice: 0n, devnet: true, maxMineBlocks: 100_000 },
+    svm: { maxRecords: 100_000, maxBlocks: 100_000, maxJournalBytes: 64 * 1024 * 1024 },
+  };
+}
+
+/**
+ * The defaults of a node with a home (not the throwaway devnet): devnet control off and no
+ * cross-origin access, as CometBFT's empty `cors_allowed_origins`; the home's files may turn them on.
+ */
+export function homeProfile(cfg: NodeConfig): NodeConfig {
+  return {
+    ...cfg,
+    evm: { ...cfg.evm, devnet: false },
+    jsonRpc: { ...cfg.jsonRpc, httpCorsDomain: [] },
+    routing: { ...cfg.routing, corsAllowedOrigins: [] },
   };
 }
 

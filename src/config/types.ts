@@ -14,11 +14,15 @@ export interface RpcConfig {
   maxSubscriptionsPerClient: number;
   experimentalSubscriptionBufferSize: number;
   experimentalWebsocketWriteBufferSize: number;
+  /** Bytes waiting to be sent to a WebSocket client before it is closed (1008) as too slow. */
+  experimentalWebsocketWriteBufferBytes: number;
   experimentalCloseOnSlowClient: boolean;
   timeoutBroadcastTxCommitMs: number;
   maxRequestBatchSize: number;
   maxBodyBytes: number;
   maxHeaderBytes: number;
+  /** Deepest nesting of arrays/objects in a JSON-RPC request (0 = no limit). */
+  maxJsonDepth: number;
 }
 
 export type ProductionMode = 'automine' | 'interval' | 'manual';
@@ -45,6 +49,10 @@ export interface MempoolSection {
   cacheSize: number;
   maxTxBytes: number;
   keepInvalidTxsInCache: boolean;
+  /** Queued (nonce-gapped) txs per sender (geth's txpool.accountqueue). */
+  accountQueue: number;
+  /** Queued txs of all senders (geth's txpool.globalqueue). */
+  globalQueue: number;
 }
 
 export interface TxIndexConfig {
@@ -85,7 +93,13 @@ export interface JsonRpcConfig {
   batchResponseMaxSize: number;
   enableProfiling: boolean;
   wsOrigins: string[];
+  /** Bytes waiting to be sent to a WebSocket client before it is closed (1008) as too slow. */
+  wsWriteBufferBytes: number;
+  /** Origins allowed cross-origin HTTP requests (geth's --http.corsdomain); empty = no CORS headers. */
+  httpCorsDomain: string[];
   maxBodyBytes: number;
+  /** Deepest nesting of arrays/objects in a JSON-RPC request (0 = no limit). */
+  maxJsonDepth: number;
   /** web3_clientVersion; '' = chosen from the profile (see rpc/eth/env.ts clientVersion). */
   clientVersion: string;
 }
@@ -101,12 +115,18 @@ export interface RoutingConfig {
   publicUrl: string;
   /** ERC20 contracts (0x addresses) /v2/fungible/assets lists besides those seen on chain. */
   erc20Tokens: string[];
+  /** Origins allowed cross-origin requests (as `[rpc] cors_allowed_origins`); empty or absent = no CORS headers. */
+  corsAllowedOrigins?: string[];
+  /** Deepest nesting of arrays/objects in a request body (default 128; 0 = no limit). */
+  maxJsonDepth?: number;
 }
 
 export interface EvmConfig {
   minGasPrice: bigint;
   /** Devnet control methods (evm_*, anvil_*, hardhat_*). */
   devnet: boolean;
+  /** Most blocks one mine call (anvil_mine, hardhat_mine, evm_mine) may mine; 0: no cap. */
+  maxMineBlocks: number;
 }
 
 export interface NodeConfig {
@@ -122,6 +142,17 @@ export interface NodeConfig {
   jsonRpc: JsonRpcConfig;
   routing: RoutingConfig;
   evm: EvmConfig;
+  svm: SvmConfig;
+}
+
+/** The SVM chain's history and journal sizes (docs/rpc-solana.md). */
+export interface SvmConfig {
+  /** Tx records kept for getTransaction, statuses and getSignaturesForAddress. */
+  maxRecords: number;
+  /** Blocks (closed slots) kept for getBlock and getBlocks. */
+  maxBlocks: number;
+  /** Journal size on a home that folds it into a new snapshot, in bytes. */
+  maxJournalBytes: number;
 }
 
 /** A deep-partial view used for overrides from files, flags and `startNode` options. */

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultConfig } from '../config/defaults.js';
+import { defaultConfig, homeProfile } from '../config/defaults.js';
 import { renderToml } from '../config/files.js';
 import { ed25519Generate, type Ed25519Key } from '../crypto/ed25519.js';
 import { deriveDevAccounts, type DevAccount } from './dev-accounts.js';
@@ -56,7 +56,7 @@ export function initHome(home: string, opts: InitHomeOptions = {}): InitHomeResu
   const { genesis } = createDevnetGenesis({ chainId: opts.chainId, validators: n, validatorKeys });
   const base = defaultConfig();
   // A home is not the throwaway devnet profile: devnet control starts off (`[evm] devnet = true` turns it on).
-  const cfg = { ...base, home, dbBackend: 'classic' as const, evm: { ...base.evm, devnet: false } };
+  const cfg = { ...homeProfile(base), home, dbBackend: 'classic' as const };
   const files: string[] = [];
   const put = (rel: string, write: (p: string) => void) => {
     const p = join(home, rel);

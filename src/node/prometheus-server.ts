@@ -17,7 +17,7 @@ export async function startPrometheusServer(registry: Registry, cfg: Instrumenta
     requestTimeoutMs: 10_000,
     idleTimeoutMs: 60_000,
     logger: log,
-    onBodyTooLarge: () => 'request body too large\n',
+    // Plain text, as CometBFT's promhttp endpoint; the transport's default form.
     async onHttp(req) {
       if (req.path !== '/metrics') return { status: 404, headers: { 'content-type': 'text/plain' }, body: '404 page not found\n' };
       if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, headers: { 'content-type': 'text/plain' }, body: 'method not allowed\n' };

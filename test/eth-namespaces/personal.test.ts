@@ -1,7 +1,8 @@
 /**
- * The personal namespace over HTTP (and WebSocket for unlocking) with viem: keystore accounts,
- * unlocking under `allow-insecure-unlock`, signing, recovering and sending with a password; and
- * the refusal of every personal method while `personal` is not in `api`.
+ * The personal namespace over HTTP (and WebSocket and in process for unlocking) with viem:
+ * keystore accounts, unlocking under `allow-insecure-unlock` (HTTP and WebSocket alike; in process
+ * always), signing, recovering and sending with a password; and the refusal of every personal
+ * method while `personal` is not in `api`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { BaseError, createPublicClient, defineChain, hashMessage, http, parseEther, recoverMessageAddress, webSocket, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initHome } from '../../src/genesis/home.js';
+import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
 import { PERSONAL_ROUTES } from '../../src/rpc/eth/namespaces/personal.js';
 import { startNamespaceNode, type NamespaceNode } from './namespace-rpc.js';
 
@@ -127,17 +129,25 @@ describe('personal namespace with allow-insecure-unlock off', () => {
   });
   afterAll(() => n?.stop());
 
-  it('refuses to unlock over HTTP but unlocks over WebSocket', async () => {
+  it('refuses to unlock over HTTP and over WebSocket (geth: every transport but IPC); the in-process provider unlocks', async () => {
     const httpClient = createPublicClient({ chain, transport: http(n.url) });
     const address = await call(httpClient, 'personal_importRawKey', [KEY_1, 'pw']);
     const e = await call(httpClient, 'personal_unlockAccount', [address, 'pw']).catch((x: unknown) => x);
     expect(rpcError(e)).toEqual({ code: -32000, message: 'account unlock with HTTP access is forbidden' });
     const ws = createPublicClient({ chain, transport: webSocket(n.wsUrl) });
     try {
-      expect(await call(ws, 'personal_unlockAccount', [address, 'pw', 0])).toBe(true);
-      expect(n.node.internals.keystore.isUnlocked(address as string)).toBe(true);
+      const overWs = await call(ws, 'personal_unlockAccount', [address, 'pw', 0]).catch((x: unknown) => x);
+      expect(rpcError(overWs)).toEqual({ code: -32000, message: 'account unlock with HTTP access is forbidden' });
+      expect(n.node.internals.keystore.isUnlocked(address as string)).toBe(false);
     } finally {
       await (await ws.transport.getRpcClient()).close();
+    }
+    const provider = createEip1193Provider(n.node);
+    try {
+      expect(await provider.request({ method: 'personal_unlockAccount', params: [address, 'pw', 0] })).toBe(true);
+      expect(n.node.internals.keystore.isUnlocked(address as string)).toBe(true);
+    } finally {
+      provider.close();
     }
   });
 });
@@ -153,7 +163,7 @@ describe('personal namespace when not in api', () => {
     const c = createPublicClient({ chain, transport: http(n.url) });
     for (const { method } of PERSONAL_ROUTES) {
       const e = await call(c, method).catch((x: unknown) => x);
-      expect(rpcError(e)).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
+      expect(rpcError(e)).toEqual({ code: -32601, message: expect.stringMatching(new RegExp(`^the method ${method} does not exist/is not available \\(the personal namespace is off: start with --json-rpc\\.api \\S*,personal, `)) });
     }
   });
 });

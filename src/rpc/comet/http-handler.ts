@@ -2,16 +2,19 @@
  * HTTP side of the node RPC, as CometBFT's mux lays it out:
  *
  *   /<method>[?arg=v]   URI call (any HTTP method; args from the query, then a form body)
- *                       → 200 | 500 (-32602 bad args, -32603 handler error) | 404 (WS-only method)
+ *                       → 200 | 500 (-32602 bad args, -32603 handler error) | 404 (WS-only method);
+ *                       a value nested deeper than max_json_depth → 200, -32600
  *   /  with empty body  → HTML list of endpoints
  *   /  with a body      → JSON-RPC: single, batch (≤ max_request_batch_size), notifications;
- *                         200, or 500 for a parse error; a one-response batch is a bare object
+ *                         200, or 500 for a parse error; a one-response batch is a bare object;
+ *                         nested deeper than max_json_depth → 200, -32600
  *   /websocket          → 400 unless it is a WebSocket upgrade (handled by the transport)
  *   anything else       → plain 404
  *
  * Every response carries `X-Server-Time`; successful cacheable calls `Cache-Control`.
  */
 import type { Logger } from 'pino';
+import { depthReason, jsonDepthExceeds } from '../jsonrpc/index.js';
 import type { HttpRequest, HttpResponse } from '../transport/index.js';
 import { argsFromJson, argsFromUri, callRoute, type CallOutcome } from './call.js';
 import type { CallContext } from './context.js';
@@ -30,6 +33,8 @@ export interface HttpHandlerOptions {
   routes: ReadonlyMap<string, AnyRoute>;
   env: () => CometEnv;
   maxBatch: number;
+  /** `[rpc] max_json_depth`. */
+  maxJsonDepth: number;
   logger: Logger;
   /** Aborted when the server stops. */
   signal: AbortSignal;
@@ -78,6 +83,10 @@ export function createCometHttpHandler(o: HttpHandlerOptions): (req: HttpRequest
     if (route.wsOnly) return jsonResponse(404, errorJson(URI_ID, COMET_ERRORS.methodNotFound()));
     const form = isForm(req) ? new URLSearchParams(decoder.decode(req.body)) : undefined;
     const get = (name: string) => req.query.get(name) || form?.get(name) || '';
+    // URI values are read as JSON too: the same depth limit as a JSON-RPC body, in the same form.
+    if (route.params.some((p) => jsonDepthExceeds(get(p.name), o.maxJsonDepth))) {
+      return jsonResponse(200, errorJson(URI_ID, COMET_ERRORS.invalidRequest(depthReason(o.maxJsonDepth))));
+    }
     const out = await callRoute({
       env: o.env(),
       ctx: ctxFor(req, 'uri', URI_ID),
@@ -92,10 +101,12 @@ export function createCometHttpHandler(o: HttpHandlerOptions): (req: HttpRequest
   }
 
   async function jsonRpcCall(req: HttpRequest): Promise<HttpResponse> {
-    const parsed = parseCometRequests(decoder.decode(req.body));
+    const parsed = parseCometRequests(decoder.decode(req.body), o.maxJsonDepth);
     if (parsed.kind === 'parse-error') {
       return jsonResponse(500, errorJson(undefined, COMET_ERRORS.parse(`error unmarshaling request: ${parsed.reason}`)));
     }
+    // A limit, like max_request_batch_size: refused in the body, HTTP 200.
+    if (parsed.kind === 'too-deep') return jsonResponse(200, errorJson(undefined, COMET_ERRORS.invalidRequest(parsed.reason)));
     const { requests } = parsed;
     if (o.maxBatch > 0 && requests.length > o.maxBatch) {
       const data = `batch request exceeds maximum (${o.maxBatch}) allowed number of requests`;

@@ -98,3 +98,14 @@ describe('shared param rules', () => {
     expect(() => orderBy('up', 'asc')).toThrow("expected order_by to be either 'asc' or 'desc' or empty");
   });
 });
+
+describe('parseCometRequests depth limit', () => {
+  const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  it('refuses a body nested deeper than max_json_depth unparsed, over HTTP and WebSocket', () => {
+    const reason = 'request nests deeper than 4 levels of arrays and objects';
+    expect(parseCometRequests(`{"id":1,"method":"status","params":${nested(3)}}`, 4).kind).toBe('requests');
+    expect(parseCometRequests(`{"id":1,"method":"status","params":${nested(4)}}`, 4)).toEqual({ kind: 'too-deep', reason });
+    expect(parseCometWsRequest(`{"id":${nested(5000)},"method":"status"}`, 4)).toEqual({ kind: 'too-deep', reason });
+    expect(parseCometRequests(`{"id":${nested(5000)},"method":"status"}`).kind).toBe('too-deep');
+  });
+});

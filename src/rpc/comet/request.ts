@@ -6,8 +6,10 @@
  *  - an id must be a string or a whole number; any other id, or any element that is not an
  *    object, fails the whole body as a parse error (Go unmarshals the array in one go);
  *  - `[]` is a valid, empty batch (answered with nothing).
+ * Before any of that, a body nested deeper than `max_json_depth` is refused unparsed ('too-deep':
+ * -32600, HTTP 200), so nothing below recurses into it.
  */
-import type { JsonRpcId } from '../jsonrpc/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, depthReason, jsonDepthExceeds, type JsonRpcId } from '../jsonrpc/index.js';
 
 export interface CometRequest {
   /** undefined = notification. */
@@ -21,7 +23,8 @@ export interface CometRequest {
 export type ParsedRequests =
   | { kind: 'requests'; requests: CometRequest[]; isArray: boolean }
   /** `reason` goes after "error unmarshaling request: ". */
-  | { kind: 'parse-error'; reason: string };
+  | { kind: 'parse-error'; reason: string }
+  | { kind: 'too-deep'; reason: string };
 
 class RequestShapeError extends Error {}
 
@@ -70,7 +73,8 @@ function syntaxReason(text: string, err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export function parseCometRequests(text: string): ParsedRequests {
+export function parseCometRequests(text: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): ParsedRequests {
+  if (jsonDepthExceeds(text, maxDepth)) return { kind: 'too-deep', reason: depthReason(maxDepth) };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -90,9 +94,12 @@ export function parseCometRequests(text: string): ParsedRequests {
 }
 
 /** WebSocket frames carry one request each: an array is a parse error there. */
-export function parseCometWsRequest(text: string): { kind: 'request'; request: CometRequest } | { kind: 'parse-error'; reason: string } {
-  const parsed = parseCometRequests(text);
-  if (parsed.kind === 'parse-error') return parsed;
+export function parseCometWsRequest(
+  text: string,
+  maxDepth = DEFAULT_MAX_JSON_DEPTH,
+): { kind: 'request'; request: CometRequest } | { kind: 'parse-error' | 'too-deep'; reason: string } {
+  const parsed = parseCometRequests(text, maxDepth);
+  if (parsed.kind !== 'requests') return parsed;
   if (parsed.isArray) return { kind: 'parse-error', reason: 'json: cannot unmarshal array into Go value of type types.RPCRequest' };
   return { kind: 'request', request: parsed.requests[0]! };
 }

@@ -4,7 +4,7 @@
  * `/websocket`, with the `[rpc]` limits, CORS and the unsafe switch.
  */
 import { parseListenAddress } from '../../config/listen-address.js';
-import { startHttpServer, type BackendChoice, type BackendName } from '../transport/index.js';
+import { corsOptionsOf, startHttpServer, type BackendChoice, type BackendName, type HttpResponse } from '../transport/index.js';
 import { COMET_ERRORS, errorJson } from './envelope.js';
 import type { CometEnv } from './env.js';
 import { createCometHttpHandler, WEBSOCKET_PATH } from './http-handler.js';
@@ -33,6 +33,16 @@ export interface CometRpcServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The transport's own errors as CometBFT's JSON-RPC server words them: an `Invalid Request` error
+ * object whose data says what failed (net/http's text for an oversized body).
+ */
+function cometTransportError(status: number, message: string): HttpResponse {
+  const data = status === 413 ? 'error reading request body: http: request body too large' : message;
+  const error = status >= 500 ? COMET_ERRORS.internal(data) : COMET_ERRORS.invalidRequest(data);
+  return { status, headers: { 'content-type': 'application/json' }, body: errorJson(undefined, error) };
+}
+
 /** Serves the CometBFT RPC over `env` at its `[rpc] laddr`. */
 export async function startCometServer(initialEnv: CometEnv, opts: CometRpcOptions = {}): Promise<CometRpcServer> {
   const cfg = initialEnv.config;
@@ -41,8 +51,8 @@ export async function startCometServer(initialEnv: CometEnv, opts: CometRpcOptio
   const logger = env.logger;
   const routes = routesFor({ unsafe: cfg.unsafe });
   const stopping = new AbortController();
-  const ws = createCometWsHandlers({ routes, env: () => env, logger });
-  const onHttp = createCometHttpHandler({ routes, env: () => env, maxBatch: cfg.maxRequestBatchSize, logger, signal: stopping.signal });
+  const ws = createCometWsHandlers({ routes, env: () => env, maxJsonDepth: cfg.maxJsonDepth, logger });
+  const onHttp = createCometHttpHandler({ routes, env: () => env, maxBatch: cfg.maxRequestBatchSize, maxJsonDepth: cfg.maxJsonDepth, logger, signal: stopping.signal });
 
   const server = await startHttpServer({
     host,
@@ -51,16 +61,14 @@ export async function startCometServer(initialEnv: CometEnv, opts: CometRpcOptio
     maxBodyBytes: cfg.maxBodyBytes,
     maxHeaderBytes: cfg.maxHeaderBytes,
     maxOpenConnections: cfg.maxOpenConnections,
-    cors:
-      cfg.corsAllowedOrigins.length > 0
-        ? { allowedOrigins: cfg.corsAllowedOrigins, allowedMethods: cfg.corsAllowedMethods, allowedHeaders: cfg.corsAllowedHeaders }
-        : undefined,
+    cors: corsOptionsOf(cfg.corsAllowedOrigins, cfg.corsAllowedMethods, cfg.corsAllowedHeaders),
     onHttp,
-    onBodyTooLarge: () => errorJson(undefined, COMET_ERRORS.invalidRequest('error reading request body: http: request body too large')),
+    formatTransportError: cometTransportError,
     websocket: {
       path: WEBSOCKET_PATH,
       handlers: ws,
       maxPayloadBytes: cfg.maxBodyBytes,
+      maxBackpressureBytes: cfg.experimentalWebsocketWriteBufferBytes,
       pingIntervalMs: opts.pingIntervalMs ?? PING_INTERVAL_MS,
       idleTimeoutMs: opts.idleTimeoutMs ?? (opts.pingIntervalMs !== undefined ? opts.pingIntervalMs + 3_000 : READ_WAIT_MS),
     },

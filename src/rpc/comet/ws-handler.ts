@@ -3,7 +3,7 @@
  * in arrival order per connection (a slow call, such as broadcast_tx_commit, holds the ones
  * behind it, as CometBFT's read loop does). Same routes as HTTP, plus the WS-only ones.
  *
- *   frame ─> parse (-32700) ─> notification? skip ─> route? (-32601) ─> args (-32603) ─> handler
+ *   frame ─> too deep (-32600) ─> parse (-32700) ─> notification? skip ─> route? (-32601) ─> args (-32603) ─> handler
  *   close ─> abort the session's calls, unsubscribe everything of its remote address
  */
 import type { Logger } from 'pino';
@@ -19,6 +19,8 @@ import type { AnyRoute } from './routes.js';
 export interface WsHandlerOptions {
   routes: ReadonlyMap<string, AnyRoute>;
   env: () => CometEnv;
+  /** `[rpc] max_json_depth`. */
+  maxJsonDepth: number;
   logger: Logger;
 }
 
@@ -59,9 +61,10 @@ export function createCometWsHandlers(o: WsHandlerOptions): CometWsHandlers {
   };
 
   async function handle(s: Session, text: string): Promise<void> {
-    const parsed = parseCometWsRequest(text);
-    if (parsed.kind === 'parse-error') {
-      s.send(errorJson(undefined, COMET_ERRORS.parse(`error unmarshaling request: ${parsed.reason}`)));
+    const parsed = parseCometWsRequest(text, o.maxJsonDepth);
+    if (parsed.kind !== 'request') {
+      const error = parsed.kind === 'too-deep' ? COMET_ERRORS.invalidRequest(parsed.reason) : COMET_ERRORS.parse(`error unmarshaling request: ${parsed.reason}`);
+      s.send(errorJson(undefined, error));
       return;
     }
     const req = parsed.request;

@@ -42,7 +42,8 @@ export function typedDataOf(raw: unknown): TypedData {
   if (typeof t.primaryType !== 'string' || typeof t.types !== 'object' || t.types === null) {
     throw new ParamDecodeError('typed data needs types and primaryType');
   }
-  const types = { ...t.types };
+  // Null prototype: a type named `constructor` or `toString` is looked up in the request's own types only.
+  const types = Object.assign(Object.create(null) as TypedData['types'], t.types);
   const domain = (t.domain ?? {}) as Record<string, unknown>;
   types['EIP712Domain'] ??= DOMAIN_FIELDS.filter((f) => domain[f.name] !== undefined);
   return { types, primaryType: t.primaryType, domain, message: (t.message ?? {}) as Record<string, unknown> };

@@ -59,7 +59,7 @@ export function providerForService(service: EthService): Eip1193Provider {
       closeListeners.push(l);
     },
   };
-  const ctx = { session };
+  const ctx = { session, transport: 'in-process' } as const;
   const provider: Eip1193Provider = {
     async request({ method, params }) {
       try {

@@ -4,6 +4,7 @@
  *   {"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":id,"result":…}}
  * and a session's subscriptions end with its connection.
  */
+import type { EvmBlock } from '../../app/evm-view.js';
 import type { EthEnv } from './env.js';
 import { EthRpcError, InvalidParamsError, NotSupportedError } from './errors.js';
 import { formatHeader, formatTx } from './format.js';
@@ -29,7 +30,20 @@ function subscriptionsOf(session: WsSession): Map<string, () => void> {
 }
 
 function notification(id: string, result: unknown): string {
-  return `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${JSON.stringify(result)}}}`;
+  return notificationOf(id, JSON.stringify(result));
+}
+
+function notificationOf(id: string, resultJson: string): string {
+  return `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`;
+}
+
+/** A block's newHeads result, encoded once for every subscriber (blocks are immutable values). */
+const headerJson = new WeakMap<EvmBlock, string>();
+
+function headerJsonOf(b: EvmBlock): string {
+  let json = headerJson.get(b);
+  if (json === undefined) headerJson.set(b, (json = JSON.stringify(formatHeader(b))));
+  return json;
 }
 
 /** Handler for `eth_subscribe`. */
@@ -41,7 +55,7 @@ export function subscribe(env: EthEnv, [kind, options]: [string, unknown], ctx: 
   let stop: () => void;
   switch (kind) {
     case 'newHeads':
-      stop = env.view.onBlock((b) => send(formatHeader(b)));
+      stop = env.view.onBlock((b) => session.send(notificationOf(id, headerJsonOf(b))));
       break;
     case 'logs': {
       let criteria: LogCriteria = { addresses: [], topics: [] };

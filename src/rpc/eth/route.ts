@@ -18,6 +18,11 @@ export interface WsSession {
 export interface CallContext {
   /** Set on WebSocket connections (and in-process providers that accept subscriptions). */
   readonly session?: WsSession;
+  /**
+   * Where the call came from. 'in-process' is the only local one (geth's IPC): rules for remote
+   * callers (allow-insecure-unlock) apply to 'http', 'ws' and an unset transport alike.
+   */
+  readonly transport?: 'http' | 'ws' | 'in-process';
 }
 
 export interface EthRoute<M extends string = string, P extends readonly Param<unknown>[] = readonly Param<unknown>[]> {

@@ -2,12 +2,14 @@
  * The Ethereum JSON-RPC servers of a node, as Cosmos EVM runs them: HTTP on `[json-rpc] address`
  * and WebSocket on its own listener, `ws-address`, both on the shared transport (uWebSockets.js,
  * node:http fallback) and one dispatcher. HTTP follows geth's rules: POST with
- * `Content-Type: application/json`, body at most `http-body-limit`; CORS as Cosmos EVM's default
- * (any origin). The WS listener also answers JSON-RPC POSTs.
+ * `Content-Type: application/json`, body at most `http-body-limit`; CORS for the origins of
+ * `http-corsdomain` (geth's `--http.corsdomain`: any in the devnet, none on a home). Transport
+ * errors (405, 413, 414, 415, 431…) are JSON-RPC error objects. The WS listener also answers
+ * JSON-RPC POSTs.
  */
 import { parseListenAddress } from '../../config/listen-address.js';
 import type { Logger } from 'pino';
-import { startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
+import { corsOptionsOf, jsonRpcTransportError, startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
 import type { WsSession } from './route.js';
 import { listenerControl, ManagedListener } from './namespaces/listener-control.js';
 import type { EthService } from './service.js';
@@ -21,11 +23,8 @@ export interface RunningEthRpc {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const CORS = {
-  allowedOrigins: ['*'],
-  allowedMethods: ['GET', 'POST', 'HEAD'],
-  allowedHeaders: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With'],
-};
+const CORS_METHODS = ['GET', 'POST', 'HEAD'];
+const CORS_HEADERS = ['Origin', 'Accept', 'Content-Type', 'X-Requested-With'];
 
 class Session implements WsSession {
   private listeners: (() => void)[] = [];
@@ -53,12 +52,10 @@ export async function startEthServer(service: EthService, logger: Logger): Promi
   const log = logger.child({ module: 'eth-rpc' });
 
   const onHttp = async (req: HttpRequest): Promise<HttpResponse> => {
-    if (req.method !== 'POST') return { status: 405, headers: { 'content-type': 'text/plain' }, body: 'method not allowed\n' };
+    if (req.method !== 'POST') return jsonRpcTransportError(405, 'method not allowed');
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') {
-      return { status: 415, headers: { 'content-type': 'text/plain' }, body: 'invalid content type, only application/json is supported\n' };
-    }
-    const body = await dispatcher.handleBody(req.body, {});
+    if (type !== 'application/json') return jsonRpcTransportError(415, 'invalid content type, only application/json is supported');
+    const body = await dispatcher.handleBody(req.body, { transport: 'http' });
     return { status: 200, headers: JSON_HEADERS, body: body ?? '' };
   };
 
@@ -74,9 +71,9 @@ export async function startEthServer(service: EthService, logger: Logger): Promi
     maxOpenConnections: cfg.maxOpenConnections,
     requestTimeoutMs: cfg.httpTimeoutMs,
     idleTimeoutMs: cfg.httpIdleTimeoutMs,
-    cors: CORS,
+    cors: corsOptionsOf(cfg.httpCorsDomain, CORS_METHODS, CORS_HEADERS),
     onHttp,
-    onBodyTooLarge: () => `content length too large (>${cfg.maxBodyBytes})\n`,
+    formatTransportError: jsonRpcTransportError,
     logger: log,
   };
 
@@ -92,12 +89,13 @@ export async function startEthServer(service: EthService, logger: Logger): Promi
       websocket: {
         path: '*',
         maxPayloadBytes: cfg.maxBodyBytes,
+        maxBackpressureBytes: cfg.wsWriteBufferBytes,
         allowedOrigins: cfg.wsOrigins,
         handlers: {
           onOpen: (c) => void sessionOf(c),
           onMessage: (c, text) => {
             const session = sessionOf(c);
-            dispatcher.handleBody(text, { session }).then(
+            dispatcher.handleBody(text, { session, transport: 'ws' }).then(
               (out) => {
                 if (out !== undefined && !c.closed) c.send(out);
               },

@@ -36,6 +36,8 @@ export interface DispatchOptions {
   texts?: Partial<ErrorTexts>;
   /** Map a thrown error that is not a JsonRpcErrorException (e.g. a family's error classes); undefined = internal error. */
   toError?: (err: unknown) => JsonRpcError | undefined;
+  /** Writes a result (default JSON.stringify); Solana writes u64 bigints as bare numbers. */
+  stringify?: (value: unknown) => string | undefined;
 }
 
 export interface DispatchResult {
@@ -126,7 +128,7 @@ async function runNotification(req: JsonRpcRequest, call: JsonRpcCall, opts: Dis
 /** One response string for one call; never throws. */
 async function respond(id: JsonRpcId, req: JsonRpcRequest, call: JsonRpcCall, opts: DispatchOptions): Promise<string> {
   try {
-    return successJson(id, await call(req));
+    return successJson(id, await call(req), opts.stringify);
   } catch (err) {
     return errorJson(id, toRpcError(err, opts));
   }

@@ -17,3 +17,5 @@ export {
 export { InvalidRequestItem, parseJsonRpcBody, validateRequest, type BatchItem, type ParseOptions, type ParsedBody } from './parse.js';
 export { dispatchJsonRpc, type DispatchOptions, type DispatchResult, type JsonRpcCall } from './dispatch.js';
 export { errorJson, successJson } from './serialize.js';
+export { DEFAULT_MAX_JSON_DEPTH, depthReason, jsonDepthExceeds } from './depth.js';
+export { methodTable } from './table.js';

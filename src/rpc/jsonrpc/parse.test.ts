@@ -37,6 +37,9 @@ describe('parseJsonRpcBody', () => {
     ['no method', '{"jsonrpc":"2.0","id":4}', 4, 'method must be a string'],
     ['an object id', '{"jsonrpc":"2.0","id":{},"method":"m"}', null, 'id must be a string, a number or null'],
     ['a boolean id', '{"jsonrpc":"2.0","id":true,"method":"m"}', null, 'id must be a string, a number or null'],
+    ['an array id', '{"jsonrpc":"2.0","id":[1],"method":"m"}', null, 'id must be a string, a number or null'],
+    ['an id JSON.parse makes Infinity', '{"jsonrpc":"2.0","id":1e400,"method":"m"}', null, 'id must be a string, a number or null'],
+    ['an id JSON.parse makes -Infinity', '{"jsonrpc":"2.0","id":-1e400,"method":"m"}', null, 'id must be a string, a number or null'],
   ])('rejects %s as an invalid request', (_what, body, id, reason) => {
     expect(parseJsonRpcBody(body)).toEqual({ kind: 'error', id, error: { code: -32600, message: 'Invalid Request', data: reason } });
   });
@@ -66,5 +69,14 @@ describe('parseJsonRpcBody', () => {
   it('does not mistake a request carrying extra fields for an invalid item', () => {
     const parsed = parseJsonRpcBody('[{"jsonrpc":"2.0","id":1,"method":"a","error":{"code":1},"invalid":true}]');
     expect(parsed.kind === 'batch' && parsed.reqs[0] instanceof InvalidRequestItem).toBe(false);
+  });
+
+  it('refuses a body nested deeper than maxDepth before parsing it (default 128), id null', () => {
+    const body = (depth: number) => `{"jsonrpc":"2.0","id":1,"method":"m","params":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect(parseJsonRpcBody(body(128)).kind).toBe('single');
+    expect(parseJsonRpcBody(body(129))).toEqual({ kind: 'error', id: null, error: { code: -32700, message: 'Parse error', data: 'request nests deeper than 128 levels of arrays and objects' } });
+    expect(parseJsonRpcBody(body(4), { maxDepth: 4 }).kind).toBe('single');
+    expect(parseJsonRpcBody(new TextEncoder().encode(body(5)), { maxDepth: 4, reasonAsData: false })).toEqual({ kind: 'error', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(parseJsonRpcBody(body(500), { maxDepth: 0 }).kind).toBe('single');
   });
 });

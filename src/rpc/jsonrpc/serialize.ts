@@ -10,9 +10,9 @@ function idJson(id: JsonRpcId | undefined): string {
   return 'null';
 }
 
-/** Throws (TypeError) if `result` is not serialisable, e.g. holds a bigint or a cycle. */
-export function successJson(id: JsonRpcId | undefined, result: unknown): string {
-  const r = JSON.stringify(result);
+/** Throws (TypeError) if `result` is not serialisable (a cycle; a bigint unless `stringify` writes it). */
+export function successJson(id: JsonRpcId | undefined, result: unknown, stringify: (value: unknown) => string | undefined = JSON.stringify): string {
+  const r = stringify(result);
   return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${r === undefined ? 'null' : r}}`;
 }
 

@@ -12,7 +12,7 @@ export interface RouteContext {
 }
 
 export type Reply =
-  | { kind: 'json'; body: unknown }
+  | { kind: 'json'; status?: number; body: unknown }
   | { kind: 'html'; status?: number; body: string }
   | { kind: 'asset'; contentType: string; body: string };
 

@@ -12,6 +12,9 @@ export interface RequestInput {
   body: unknown;
   /** Values of `:name` segments of the route's path. */
   pathParams: Record<string, string>;
+  /** Request headers (lower-case names) and the unparsed body, for routes that read them (explorer proxies). */
+  headers?: Readonly<Record<string, string>>;
+  rawBody?: Uint8Array;
 }
 
 export interface ChainsQuery {

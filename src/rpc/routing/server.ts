@@ -11,7 +11,8 @@
  */
 import type { Logger } from 'pino';
 import { parseListenAddress } from '../../config/listen-address.js';
-import { startHttpServer, type BackendChoice, type HttpRequest, type HttpResponse } from '../transport/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, depthReason, jsonDepthExceeds } from '../jsonrpc/index.js';
+import { corsOptionsOf, startHttpServer, type BackendChoice, type HttpRequest, type HttpResponse } from '../transport/index.js';
 import { AccessGate, CLIENT_ID_DEPRECATION_HEADERS } from './access.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { Reply, RouteContext } from './context.js';
@@ -42,6 +43,14 @@ export interface RoutingApi {
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8' } as const;
 export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
+const CORS_METHODS = ['GET', 'POST', 'OPTIONS'];
+const CORS_HEADERS = ['Content-Type', 'Authorization', 'Accept'];
+
+/** gRPC-gateway codes of the transport's statuses: 3 invalid argument, 4 deadline, 14 unavailable. */
+function routingTransportError(status: number, message: string): HttpResponse {
+  const code = status === 408 ? 4 : status >= 500 ? 14 : 3;
+  return { status, headers: JSON_HEADERS, body: JSON.stringify({ code, message, details: [] }) };
+}
 
 /** "127.0.0.1:8080", "tcp://0.0.0.0:8080" or "[::1]:8080" → host and port. */
 export function parseRoutingAddress(addr: string): { host: string; port: number } {
@@ -52,8 +61,10 @@ export function parseRoutingAddress(addr: string): { host: string; port: number 
   }
 }
 
-function parseBody(req: HttpRequest): unknown {
+function parseBody(req: HttpRequest, maxDepth: number): unknown {
   if (req.body.length === 0) return {};
+  // Refused unparsed: the explorer proxies re-serialise the body, which recurses into it.
+  if (jsonDepthExceeds(req.body, maxDepth)) throw new InvalidArgumentError(`request body is not accepted: ${depthReason(maxDepth)} ([routing] max-json-depth)`);
   try {
     return JSON.parse(Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('utf8'));
   } catch (err) {
@@ -68,7 +79,7 @@ function sendsClientId(query: URLSearchParams, body: unknown): boolean {
 function toHttp(reply: Reply, extra: Record<string, string>, head: boolean): HttpResponse {
   switch (reply.kind) {
     case 'json':
-      return { status: 200, headers: { ...JSON_HEADERS, 'cache-control': 'no-store', ...extra }, body: head ? '' : JSON.stringify(reply.body) };
+      return { status: reply.status ?? 200, headers: { ...JSON_HEADERS, 'cache-control': 'no-store', ...extra }, body: head ? '' : JSON.stringify(reply.body) };
     case 'html':
       return { status: reply.status ?? 200, headers: { ...HTML_HEADERS, 'cache-control': 'no-store', ...extra }, body: head ? '' : reply.body };
     case 'asset':
@@ -96,9 +107,10 @@ function handlerOf(ctx: RouteContext, gate: AccessGate, log: Logger): (req: Http
     try {
       gate.admit(req.headers, match ? match.route.limited : true);
       if (!match) throw allowed.length > 0 ? new MethodNotAllowedError(allowed) : new RouteNotFoundError(req.path);
-      const body = match.route.method === 'POST' ? parseBody(req) : undefined;
+      // A raw-body route (the explorer's JSON-RPC proxies) checks and parses its body itself, in its own error form.
+      const body = match.route.method === 'POST' && !match.route.rawBody ? parseBody(req, ctx.env.config.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) : undefined;
       if (sendsClientId(req.query, body)) Object.assign(extra, CLIENT_ID_DEPRECATION_HEADERS);
-      const params = match.route.decode({ query: req.query, body, pathParams: match.pathParams });
+      const params = match.route.decode({ query: req.query, body, pathParams: match.pathParams, headers: req.headers, ...(match.route.rawBody ? { rawBody: req.body } : {}) });
       return toHttp(await match.route.handle(ctx, params), extra, req.method === 'HEAD');
     } catch (err) {
       const e = errorResponse(err);
@@ -134,10 +146,10 @@ export async function startRoutingServer(env: RoutingEnv, opts: RoutingServerOpt
       maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
       maxHeaderBytes: 16 * 1024,
       maxOpenConnections: 0,
-      // The Skip Go API is called from browsers (widgets); keys are sent by backends, not cookies.
-      cors: { allowedOrigins: ['*'], allowedMethods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'Authorization', 'Accept'] },
+      // `[routing] cors-allowed-origins`: any origin in the devnet (Skip Go widgets run in browsers), none on a home.
+      cors: corsOptionsOf(cfg.corsAllowedOrigins ?? [], CORS_METHODS, CORS_HEADERS),
       onHttp: createHandler(ctx, gate, env.logger),
-      onBodyTooLarge: () => JSON.stringify({ code: 3, message: 'request body too large', details: [] }),
+      formatTransportError: routingTransportError,
       logger: env.logger,
     });
   } catch (err) {

@@ -34,6 +34,9 @@ export function createContext(opts: ServerOptions): ServerContext {
     const v = opts[key];
     if (!Number.isFinite(v) || v < 0) throw new RangeError(`${key} must be a non-negative number, got ${v}`);
   }
+  if (opts.maxUrlBytes !== undefined && !(opts.maxUrlBytes > 0)) throw new RangeError(`maxUrlBytes must be a positive number, got ${opts.maxUrlBytes}`);
+  const bound = opts.websocket?.maxBackpressureBytes;
+  if (bound !== undefined && !(bound > 0)) throw new RangeError(`websocket.maxBackpressureBytes must be a positive number, got ${bound}`);
   const log: TransportLog = opts.logger ?? silentLog;
   const w = opts.websocket;
   let ws: ResolvedWebSocket | undefined;

@@ -18,6 +18,12 @@ type OriginRule = { kind: 'exact'; value: string } | { kind: 'wildcard'; prefix:
 
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
 
+/** A server's CORS options from its config lists; undefined (no CORS headers at all) when no origin is allowed. */
+export function corsOptionsOf(allowedOrigins: readonly string[], allowedMethods: readonly string[], allowedHeaders: readonly string[]): CorsOptions | undefined {
+  if (allowedOrigins.length === 0) return undefined;
+  return { allowedOrigins: [...allowedOrigins], allowedMethods: [...allowedMethods], allowedHeaders: [...allowedHeaders] };
+}
+
 /** Returns undefined when CORS is off (no options or no allowed origins). */
 export function createCorsPolicy(opts: CorsOptions | undefined): CorsPolicy | undefined {
   if (!opts || opts.allowedOrigins.length === 0) return undefined;

@@ -1,5 +1,7 @@
 export { startHttpServer } from './server.js';
 export { BACKEND_ENV } from './backend.js';
+export { DEFAULT_MAX_URL_BYTES, SLOW_CLIENT_CLOSE_CODE, jsonRpcTransportError } from './transport-errors.js';
+export { corsOptionsOf } from './cors.js';
 export { BackendUnavailableError, InvalidBackendError, ListenError, TransportError } from './errors.js';
 export type {
   BackendChoice,
@@ -9,6 +11,7 @@ export type {
   HttpResponse,
   RunningServer,
   ServerOptions,
+  TransportErrorFormatter,
   WebSocketOptions,
   WsConnection,
   WsHandlers,

@@ -1,6 +1,7 @@
 /** A `ws` WebSocket behind the transport's WsConnection interface. */
 import { WebSocket } from 'ws';
 import { clampReason } from './context.js';
+import { SLOW_CLIENT_CLOSE_CODE, slowClientReason } from './transport-errors.js';
 import type { WsConnection } from './types.js';
 import type { KeepAliveTarget } from './ws-keepalive.js';
 
@@ -23,7 +24,11 @@ export class NodeWsConnection implements WsConnection, KeepAliveTarget {
 
   send(text: string): boolean {
     if (this.closed || this.socket.readyState !== WebSocket.OPEN) return false;
-    if (this.socket.bufferedAmount > this.maxBackpressureBytes) return false;
+    // Over the bound, the client is not reading: close it (1008) rather than buffer more.
+    if (this.socket.bufferedAmount > this.maxBackpressureBytes) {
+      this.close(SLOW_CLIENT_CLOSE_CODE, slowClientReason(this.maxBackpressureBytes));
+      return false;
+    }
     this.socket.send(text);
     return true;
   }

@@ -1,9 +1,16 @@
 /**
  * The node:http + ws backend: the fallback when uWS cannot load, with the same behaviour.
  *
- * node:http enforces maxHeaderBytes (431), the request timeout (408) and malformed requests
- * (400) itself. WebSocket upgrades arrive on 'upgrade'; those on another path than the
- * WebSocket one are answered by onHttp, as uWS does, written straight to the socket.
+ * node:http enforces the request timeout (408), malformed requests (400) and a head past
+ * maxHeaderBytes + maxUrlBytes (431) itself; its 'clientError' event lets the answer take the
+ * family's form. The URL (414) and head (431) limits proper are checked in the request handler,
+ * counted as on uWS, so both backends draw the same line. WebSocket
+ * upgrades arrive on 'upgrade'; those on another path than the WebSocket one are answered by
+ * onHttp, as uWS does, written straight to the socket.
+ *
+ * An error answered before the body is read (413, 414) keeps the connection: node then reads and
+ * discards the rest of the body (within the request timeout), so a client still sending it reads
+ * the answer instead of a reset.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -18,13 +25,20 @@ import type { HttpResponse, RunningServer } from './types.js';
 import { WsKeepAlive } from './ws-keepalive.js';
 
 const EMPTY = new Uint8Array(0);
-const SHUTDOWN_RESPONSE: HttpResponse = { status: 503, headers: { 'content-type': 'text/plain' }, body: 'server shutting down' };
+
+/** node's parser errors (llhttp codes) and the transport answer each gets. */
+const CLIENT_ERRORS: Record<string, 'headersTooLarge' | 'requestTimeout' | undefined> = {
+  HPE_HEADER_OVERFLOW: 'headersTooLarge',
+  ERR_HTTP_REQUEST_TIMEOUT: 'requestTimeout',
+};
 
 export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
   const { opts, log, pipeline } = ctx;
   const requestTimeout = opts.requestTimeoutMs ?? 0;
   const server = createServer({
-    maxHeaderSize: opts.maxHeaderBytes,
+    // Room for a long URL, so that it gets 414 below (as on uWS) rather than node's 431; the head
+    // limit itself is checked in the request handler, counted as on uWS.
+    maxHeaderSize: opts.maxHeaderBytes + pipeline.maxUrlBytes,
     joinDuplicateHeaders: true,
     noDelay: true,
     // How often node looks for requests past requestTimeout (default 30 s is too coarse).
@@ -50,17 +64,38 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
     socket.once('close', () => sockets.delete(socket));
   });
 
+  // Replaces node's bare-text answers to requests it could not parse with the family's form.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // As node's own handler: answer only while no response has started on this socket.
+    const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (!socket.writable || started || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const kind = err.code ? CLIENT_ERRORS[err.code] : undefined;
+    writeRaw(socket, kind ? pipeline[kind]() : pipeline.badRequest());
+  });
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     if (stopping) {
-      writeResponse(res, method, SHUTDOWN_RESPONSE, true);
+      writeResponse(res, method, pipeline.shuttingDown(), true);
+      return;
+    }
+    const url = req.url ?? '/';
+    if (url.length > pipeline.maxUrlBytes) {
+      writeResponse(res, method, pipeline.uriTooLong(), false);
+      return;
+    }
+    if (headBytes(method, url, req.rawHeaders) > opts.maxHeaderBytes) {
+      writeResponse(res, method, pipeline.headersTooLarge(), false);
       return;
     }
     const { path, rawQuery } = splitUrl(req.url);
     const headers = flattenHeaders(req.headers);
     const declared = headers['content-length'];
     if (declared !== undefined && Number(declared) > opts.maxBodyBytes) {
-      writeResponse(res, method, pipeline.bodyTooLarge(), true);
+      writeResponse(res, method, pipeline.bodyTooLarge(), false);
       return;
     }
     inflight++;
@@ -88,9 +123,9 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
       if (finished) return;
       received += chunk.length;
       if (received > opts.maxBodyBytes) {
-        // Stop buffering; later chunks are dropped unread and the connection closes after the 413.
+        // Stop buffering; node reads and drops the later chunks (see the header).
         chunks.length = 0;
-        finish(pipeline.bodyTooLarge(), true);
+        finish(pipeline.bodyTooLarge());
         return;
       }
       chunks.push(chunk);
@@ -205,6 +240,13 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
       });
     });
   });
+}
+
+/** "METHOD url HTTP/1.1\r\n" plus "name: value\r\n" per header, as uws-server.ts counts it. */
+function headBytes(method: string, url: string, raw: string[]): number {
+  let n = method.length + url.length + 11;
+  for (const part of raw) n += part.length + 2;
+  return n;
 }
 
 function splitUrl(url: string | undefined): { path: string; rawQuery: string } {

@@ -9,10 +9,12 @@
  *                 ▼
  *            + CORS headers ─▶ backend writes it
  *
- * Also builds the transport's own error responses (408, 413, 431) so both backends send the same.
+ * Also builds the transport's own error responses (400, 408, 413, 414, 431, 503) in the family's
+ * form (`formatTransportError`), so both backends send the same.
  */
 import { createRequire } from 'node:module';
 import { createCorsPolicy } from './cors.js';
+import { DEFAULT_MAX_URL_BYTES, plainTransportError } from './transport-errors.js';
 import type { HttpRequest, HttpResponse, ServerOptions } from './types.js';
 
 /** The subset of a pino logger the transport uses. */
@@ -26,19 +28,35 @@ const noop = (): void => {};
 export const silentLog: TransportLog = { info: noop, warn: noop, error: noop };
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-const TEXT_TYPE = { 'content-type': 'text/plain; charset=utf-8' };
 const INTERNAL_ERROR_BODY = '{"error":"internal error"}';
 
 export interface HttpPipeline {
   /** Sync when the handler is sync, so the hot path allocates no promise. */
   handle(req: HttpRequest): HttpResponse | Promise<HttpResponse>;
+  /** The request target (path and query) is longer than this: 414. */
+  readonly maxUrlBytes: number;
   bodyTooLarge(): HttpResponse;
+  uriTooLong(): HttpResponse;
   headersTooLarge(): HttpResponse;
   requestTimeout(): HttpResponse;
+  badRequest(): HttpResponse;
+  shuttingDown(): HttpResponse;
 }
 
 export function createPipeline(opts: ServerOptions, log: TransportLog): HttpPipeline {
   const cors = createCorsPolicy(opts.cors);
+  const maxUrlBytes = opts.maxUrlBytes ?? DEFAULT_MAX_URL_BYTES;
+  const formatted = opts.formatTransportError ?? plainTransportError;
+  // A throwing or malformed formatter must not take the error path down with it.
+  const transportError = (status: number, message: string): HttpResponse => {
+    try {
+      const res = formatted(status, message);
+      if (!checkResponse(res)) return res;
+    } catch (err) {
+      log.error({ err, status }, 'formatTransportError failed');
+    }
+    return plainTransportError(status, message);
+  };
 
   const fail = (err: unknown, req: HttpRequest): HttpResponse => {
     log.error({ err, method: req.method, path: req.path }, 'http handler failed');
@@ -77,16 +95,13 @@ export function createPipeline(opts: ServerOptions, log: TransportLog): HttpPipe
       }
       return finish(out, req);
     },
-    bodyTooLarge() {
-      const body = opts.onBodyTooLarge?.() ?? 'request body too large';
-      return { status: 413, headers: looksLikeJson(body) ? JSON_TYPE : TEXT_TYPE, body };
-    },
-    headersTooLarge() {
-      return { status: 431, headers: TEXT_TYPE, body: 'request header fields too large' };
-    },
-    requestTimeout() {
-      return { status: 408, headers: TEXT_TYPE, body: 'request timeout' };
-    },
+    maxUrlBytes,
+    bodyTooLarge: () => transportError(413, `request body too large (max ${opts.maxBodyBytes} bytes)`),
+    uriTooLong: () => transportError(414, `request URI too long (max ${maxUrlBytes} bytes)`),
+    headersTooLarge: () => transportError(431, `request header fields too large (max ${opts.maxHeaderBytes} bytes)`),
+    requestTimeout: () => transportError(408, 'request timeout'),
+    badRequest: () => transportError(400, 'bad request'),
+    shuttingDown: () => transportError(503, 'server shutting down'),
   };
 }
 
@@ -111,11 +126,6 @@ function checkResponse(res: HttpResponse): string | undefined {
   return undefined;
 }
 
-function looksLikeJson(body: string | Uint8Array): boolean {
-  const first = typeof body === 'string' ? body.charCodeAt(0) : body[0];
-  return first === 0x7b || first === 0x5b; // '{' or '['
-}
-
 /**
  * node:http's reason phrases (RFC 9110) of the statuses these servers send, so that the uWS backend
  * answers without loading node:http (≈ 7 ms at start); any other status is looked up in node:http
@@ -131,6 +141,7 @@ export const COMMON_REASONS: Readonly<Record<number, string>> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',

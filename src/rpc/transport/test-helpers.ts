@@ -48,12 +48,14 @@ export function rawHttp(port: number, data: string | Buffer | Array<string | Buf
       resolve(parseRaw(buf.toString('latin1'), error));
     };
     const timer = setTimeout(done, timeoutMs);
+    const first = Array.isArray(data) ? data[0] : data;
+    const head = typeof first === 'string' && first.startsWith('HEAD ');
     socket.on('connect', () => {
       for (const part of Array.isArray(data) ? data : [data]) socket.write(part);
     });
     socket.on('data', (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
-      if (responseComplete(buf.toString('latin1'))) done();
+      if (responseComplete(buf.toString('latin1'), head)) done();
     });
     socket.on('error', (e: NodeJS.ErrnoException) => {
       error = e.code ?? e.message;
@@ -63,9 +65,11 @@ export function rawHttp(port: number, data: string | Buffer | Array<string | Buf
   });
 }
 
-function responseComplete(text: string): boolean {
+/** A response to HEAD is complete at the end of its head, whatever its Content-Length says. */
+function responseComplete(text: string, head: boolean): boolean {
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return false;
+  if (head) return true;
   const m = /\r\ncontent-length:\s*(\d+)/i.exec(text.slice(0, end + 2));
   return m !== null && Buffer.byteLength(text.slice(end + 4), 'latin1') >= Number(m[1]);
 }

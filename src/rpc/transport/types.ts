@@ -71,9 +71,19 @@ export interface WebSocketOptions {
   idleTimeoutMs?: number;
   /** Browser Origins allowed to upgrade (geth rules: `*`, `host`, `scheme://host:port`). Empty/undefined = any. */
   allowedOrigins?: string[];
-  /** `send` returns false while more than this many bytes wait to be written. Default 4 MiB. */
+  /**
+   * A connection with more than this many bytes waiting to be written is a slow client: the next
+   * `send` closes it with 1008 and a reason instead of buffering further. Default 4 MiB.
+   */
   maxBackpressureBytes?: number;
 }
+
+/**
+ * A transport-level error answer (413, 414, 431, 408, 400, 503…) in the family's own form: a
+ * JSON-RPC error object, the routing API's `{code, message, details}`, plain text. `message` is
+ * the transport's text naming the limit; the family may word it as its upstream does.
+ */
+export type TransportErrorFormatter = (status: number, message: string) => HttpResponse;
 
 export interface ServerOptions {
   host: string;
@@ -83,14 +93,19 @@ export interface ServerOptions {
   backend?: BackendChoice;
   /** Larger bodies get 413 without being buffered past the limit. */
   maxBodyBytes: number;
-  /** Larger request heads get 431. */
+  /**
+   * Larger request heads get 431. uWebSockets.js itself resets a head over ~128 KiB before any
+   * answer can be written, so on that backend the effective limit is the smaller of the two.
+   */
   maxHeaderBytes: number;
+  /** A longer request target (path and query) gets 414. Default 65 536 (DEFAULT_MAX_URL_BYTES). */
+  maxUrlBytes?: number;
   /** 0 = unlimited; connections beyond it are closed at once. */
   maxOpenConnections: number;
   cors?: CorsOptions;
   onHttp(req: HttpRequest): Promise<HttpResponse> | HttpResponse;
-  /** Body of the 413 response; default plain text. */
-  onBodyTooLarge?(): HttpResponse['body'];
+  /** The family's form of the transport's own error answers; default plain text. */
+  formatTransportError?: TransportErrorFormatter;
   websocket?: WebSocketOptions;
   /** Time allowed to receive a whole request (head and body); over → 408. 0/undefined = node default / none. */
   requestTimeoutMs?: number;

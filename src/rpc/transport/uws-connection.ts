@@ -1,6 +1,7 @@
 /** A uWS WebSocket behind the transport's WsConnection interface. */
 import type { WebSocket } from '@trufflesuite/uws-js-unofficial';
 import { clampReason } from './context.js';
+import { SLOW_CLIENT_CLOSE_CODE, slowClientReason } from './transport-errors.js';
 import type { WsConnection } from './types.js';
 import type { KeepAliveTarget } from './ws-keepalive.js';
 
@@ -25,9 +26,14 @@ export class UwsWsConnection implements WsConnection, KeepAliveTarget {
     private readonly maxBackpressureBytes: number,
   ) {}
 
+  /** Over the bound, the client is not reading: close it (1008) rather than buffer more. */
   send(text: string): boolean {
-    if (this.closed || this.ws.getBufferedAmount() > this.maxBackpressureBytes) return false;
-    return this.ws.send(text, false, false) !== DROPPED;
+    if (this.closed) return false;
+    if (this.ws.getBufferedAmount() > this.maxBackpressureBytes || this.ws.send(text, false, false) === DROPPED) {
+      this.close(SLOW_CLIENT_CLOSE_CODE, slowClientReason(this.maxBackpressureBytes));
+      return false;
+    }
+    return true;
   }
 
   /** uWS runs the close handler synchronously inside end(), so `closed` is true on return. */

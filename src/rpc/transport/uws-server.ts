@@ -10,9 +10,15 @@
  *  - uWS has no per-connection hook for HTTP: connections() and the connection limit count
  *    in-flight requests plus open WebSockets;
  *  - uWS rejects request heads above ~128 KiB or 48 headers by closing the socket, whatever
- *    maxHeaderBytes says; below that, maxHeaderBytes is enforced here with a 431. It also
- *    drops a request declaring Content-Length ≥ 1e9 without an answer, and leaves some
- *    malformed requests unanswered until its own ~10 s idle timeout (node answers 400);
+ *    maxHeaderBytes says; below that, maxUrlBytes (414) and maxHeaderBytes (431) are enforced
+ *    here. It also drops a request declaring Content-Length ≥ 1e9 without an answer, and leaves
+ *    some malformed requests unanswered until its own ~10 s idle timeout (node answers 400);
+ *  - endWithoutBody (HEAD) never marks the response done in the native code: without an
+ *    onAborted handler uWS aborts the process, and the connection serves no further request, so
+ *    every response is given an onAborted handler first and a HEAD answer closes the connection;
+ *  - end(body, true) shuts the socket at once: a client still sending its body gets a reset
+ *    before it reads the answer. Error answers sent before the body is read ("linger") carry
+ *    `connection: close` instead and let uWS read and discard the rest, so the client reads them;
  *  - uWS has no remote port (WsConnection.remoteAddress carries the connection id instead) and
  *    a fixed HTTP keep-alive timeout, so ServerOptions.idleTimeoutMs does not apply here.
  */
@@ -36,7 +42,13 @@ interface Pending {
   startedAt: number;
 }
 
-const SHUTDOWN_BODY = 'server shutting down';
+/**
+ * How a response ends the connection: `keep` (keep-alive), `linger` (`connection: close`, the
+ * client closes, unread body bytes are discarded meanwhile), `close` (shut the socket now).
+ */
+type Ending = 'keep' | 'linger' | 'close';
+
+const noop = (): void => {};
 
 export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningServer> {
   const { opts, log, pipeline } = ctx;
@@ -52,25 +64,33 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
 
   const overLimit = (): boolean => maxConn > 0 && inflight + wsOpen >= maxConn;
 
-  // Writes one response; `close` ends the connection after it (error paths where the rest of
-  // the request may still be on the wire).
-  const write = (res: UwsResponse, method: string, out: HttpResponse, close: boolean): void => {
+  // Writes one response; the response must already have an onAborted handler (see above).
+  const write = (res: UwsResponse, method: string, out: HttpResponse, ending: Ending): void => {
+    const head = method === 'HEAD';
+    const linger = ending === 'linger' || (head && ending === 'keep');
     res.cork(() => {
       res.writeStatus(statusLine(out.status));
       const h = out.headers;
-      if (h) for (const k in h) if (!isManagedHeader(k)) res.writeHeader(k, h[k]!);
-      if (method === 'HEAD') res.endWithoutBody(byteLength(out.body), close);
-      else res.end(out.body, close);
+      if (h) for (const k in h) if (!isManagedHeader(k) && (!linger || k.toLowerCase() !== 'connection')) res.writeHeader(k, h[k]!);
+      if (linger) res.writeHeader('connection', 'close');
+      if (head) res.endWithoutBody(byteLength(out.body), ending === 'close');
+      else res.end(out.body, ending === 'close');
     });
   };
 
-  const finish = (p: Pending, out: HttpResponse, close = false): void => {
+  /** An answer from inside the route callback, before any request state exists. */
+  const reject = (res: UwsResponse, method: string, out: HttpResponse, ending: Ending): void => {
+    res.onAborted(noop);
+    write(res, method, out, ending);
+  };
+
+  const finish = (p: Pending, out: HttpResponse, ending: Ending = 'keep'): void => {
     if (p.finished) return;
     p.finished = true;
     pending.delete(p);
     inflight--;
     try {
-      write(p.res, p.method, out, close);
+      write(p.res, p.method, out, ending);
     } catch (err) {
       log.error({ err }, 'http response write failed');
       try {
@@ -90,17 +110,22 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
   };
 
   app.any('/*', (res, req) => {
+    const method = req.getCaseSensitiveMethod();
     if (stopping) {
-      res.writeStatus(statusLine(503)).end(SHUTDOWN_BODY, true);
+      reject(res, method, pipeline.shuttingDown(), 'close');
       return;
     }
     if (overLimit()) {
       res.close();
       return;
     }
-    const method = req.getCaseSensitiveMethod();
     const path = req.getUrl();
     const rawQuery = req.getQuery() ?? '';
+    // "path?query" of the request line.
+    if (path.length + rawQuery.length + (rawQuery === '' ? 0 : 1) > pipeline.maxUrlBytes) {
+      reject(res, method, pipeline.uriTooLong(), 'linger');
+      return;
+    }
     // No prototype: a client header named `constructor` must not meet Object.prototype's.
     const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     // Request line "METHOD path?query HTTP/1.1\r\n" plus "name: value\r\n" per header.
@@ -111,13 +136,13 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
       headers[k] = prev === undefined ? v : `${prev}, ${v}`;
     });
     if (headBytes > opts.maxHeaderBytes) {
-      write(res, method, pipeline.headersTooLarge(), true);
+      reject(res, method, pipeline.headersTooLarge(), 'linger');
       return;
     }
     const declared = headers['content-length'];
     const expected = declared === undefined ? -1 : Number(declared);
     if (expected > opts.maxBodyBytes) {
-      write(res, method, pipeline.bodyTooLarge(), true);
+      reject(res, method, pipeline.bodyTooLarge(), 'linger');
       return;
     }
     const ip = uwsAddressText(res.getRemoteAddressAsText());
@@ -141,7 +166,8 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
       if (n > 0) {
         received += n;
         if (received > opts.maxBodyBytes) {
-          finish(p, pipeline.bodyTooLarge(), true);
+          chunks = undefined;
+          finish(p, pipeline.bodyTooLarge(), 'linger');
           return;
         }
         // Copy now: uWS reclaims the buffer when this callback returns.
@@ -160,7 +186,9 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
     app.ws<UwsUserData>(wsCfg.path ?? '/*', {
       compression: uws.DISABLED,
       maxPayloadLength: wsCfg.maxPayloadBytes,
-      maxBackpressure: wsCfg.maxBackpressureBytes,
+      // No uWS cap: the bound is checked before each send (UwsWsConnection), so the close frame of a
+      // slow client still fits in the buffer instead of being dropped with the connection.
+      maxBackpressure: 0,
       // Liveness is WsKeepAlive's job, identical on both backends.
       idleTimeout: 0,
       sendPingsAutomatically: false,
@@ -224,7 +252,7 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
     sweep = setInterval(
       () => {
         const now = performance.now();
-        for (const p of pending) if (now - p.startedAt > timeoutMs) finish(p, pipeline.requestTimeout(), true);
+        for (const p of pending) if (now - p.startedAt > timeoutMs) finish(p, pipeline.requestTimeout(), 'close');
       },
       Math.max(50, Math.min(1000, timeoutMs / 4)),
     );

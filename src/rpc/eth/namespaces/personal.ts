@@ -1,7 +1,8 @@
 /**
  * The personal namespace (geth's, as Cosmos EVM serves it): password-protected accounts in the
- * node's keystore (Web3 Secret Storage v3 files under `<home>/keystore`). Unlocking over HTTP
- * follows `allow-insecure-unlock`; signatures are EIP-191 personal messages with v = 27/28.
+ * node's keystore (Web3 Secret Storage v3 files under `<home>/keystore`). Unlocking over HTTP or
+ * WebSocket follows `allow-insecure-unlock` (geth refuses it on every transport but IPC);
+ * signatures are EIP-191 personal messages with v = 27/28.
  */
 import { secp256k1 } from '../../../crypto/secp256k1-native.js';
 import { Address, publicToAddress } from '@ethereumjs/util';
@@ -45,8 +46,8 @@ export const importRawKey = guarded(async (env: EthEnv, [hexKey, pass]: [string,
 export const listAccounts = (env: EthEnv) => keys(env).accounts();
 
 export const unlockAccount = guarded(async (env: EthEnv, [a, pass, seconds]: [Address, string, number | undefined], ctx: CallContext) => {
-  // HTTP calls carry no session; WebSocket and in-process calls do.
-  if (ctx.session === undefined && !env.config.allowInsecureUnlock) throw new ServerError(PersonalText.insecureUnlock);
+  // Only the in-process provider is local, as geth's IPC; HTTP and WebSocket are both remote.
+  if (ctx.transport !== 'in-process' && !env.config.allowInsecureUnlock) throw new ServerError(PersonalText.insecureUnlock);
   await keys(env).unlock(a.toString(), pass, seconds);
   return true;
 });
@@ -90,7 +91,7 @@ export const PERSONAL_ROUTES = [
   route('personal_unlockAccount', {
     params: [address, password, optional('duration', 'uint64', uintLike)],
     handler: unlockAccount,
-    doc: 'Keeps the decrypted key for `duration` seconds (default 300, 0 = until locked); over HTTP only with `allow-insecure-unlock`.',
+    doc: 'Keeps the decrypted key for `duration` seconds (default 300, 0 = until locked); over HTTP or WebSocket only with `allow-insecure-unlock`.',
   }),
   route('personal_lockAccount', { params: [address], handler: lockAccount, doc: 'Forgets an unlocked key.' }),
   route('personal_sendTransaction', {
