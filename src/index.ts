@@ -7,6 +7,8 @@ export type { NodeConfig, DeepPartial } from './config/types.js';
 export { createDevnetGenesis, DEFAULT_CHAIN_ID, DEFAULT_EVM_CHAIN_ID } from './genesis/devnet.js';
 export { deriveDevAccounts, DEV_MNEMONIC } from './genesis/dev-accounts.js';
 export type { DevAccount } from './genesis/dev-accounts.js';
+export { devSolanaKeypairs } from './svm/keys.js';
+export type { SolanaKeypair } from './svm/keys.js';
 export { genesisFromJson, genesisToJson } from './genesis/genesis-doc.js';
 export type { GenesisDoc } from './genesis/genesis-doc.js';
 export { initHome } from './genesis/home.js';

@@ -7,10 +7,12 @@
 import type { Logger } from 'pino';
 import { silentLogger } from '../util/logger.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { SvmLedger, type SvmLedgerState } from '../svm/ledger.js';
+import { join } from 'node:path';
+import { SvmLedger } from '../svm/ledger.js';
+import { openSvmStore, type SvmStore } from '../svm/journal.js';
 import { startSolanaRpc, type RunningSolanaRpc } from '../rpc/solana/server.js';
+import type { SolanaEnv } from '../rpc/solana/methods.js';
+import type { MetricsRegistry } from '../node/metrics.js';
 
 /** How the Skip Go API names a Solana devnet chain. */
 export const DEFAULT_SVM_CHAIN_ID = 'solana-devnet';
@@ -18,6 +20,10 @@ export const DEFAULT_SVM_RPC = '127.0.0.1:8899';
 export const DEFAULT_SVM_WS = '127.0.0.1:8900';
 /** The solana-core version the RPC reports (the LiteSVM runtime's Agave line). */
 export const SVM_CORE_VERSION = '2.2.20';
+
+function hostPort(url: string): string {
+  return new URL(url).host;
+}
 
 export interface SvmChainSpec {
   kind: 'svm';
@@ -29,9 +35,23 @@ export interface SvmChainSpec {
   /** `host:port` of the JSON-RPC (HTTP) and its WebSocket; '' starts none. */
   rpc?: string;
   ws?: string;
-  /** With a home, the chain's state is saved at stop to `<home>/data/svm-state.json` and loaded at start. */
+  /** Deepest nesting of arrays/objects in a JSON-RPC request (default 128, as solana-test-validator); 0 = no limit. */
+  maxJsonDepth?: number;
+  /** Origins allowed cross-origin requests to the RPC: default any ("*") in the devnet, none with a home. */
+  corsAllowedOrigins?: string[];
+  /**
+   * With a home, the chain's state lives in `<home>/data`: a snapshot (`svm-state.json`) and a
+   * journal of every tx and slot since (`svm-journal.log`), so a kill -9 loses nothing answered.
+   */
   home?: string;
+  /** Journal size that folds it into a new snapshot (default 64 MiB). */
+  maxJournalBytes?: number;
+  /** Tx records and blocks kept for getTransaction, getBlock and getSignaturesForAddress (default 100 000 each). */
+  maxRecords?: number;
+  maxBlocks?: number;
   logger?: Logger;
+  /** A network's one metrics registry: the chain reports its slot, txs and fees there. */
+  metrics?: MetricsRegistry;
 }
 
 export interface SvmChain {
@@ -45,25 +65,40 @@ export interface SvmChain {
   stop(): Promise<void>;
 }
 
+/** Each limit, its config key and its least value. */
+const LIMITS = { maxRecords: ['max-records', 1], maxBlocks: ['max-blocks', 1], maxJournalBytes: ['max-journal-bytes', 0] } as const;
+
+function checkLimits(spec: SvmChainSpec): void {
+  for (const [name, [key, min]] of Object.entries(LIMITS)) {
+    const v = spec[name as keyof typeof LIMITS];
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < min)) throw new Error(`svm chain: ${name} ([svm] ${key}) must be an integer ≥ ${min}, got ${v}`);
+  }
+}
+
 export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
   const logger = spec.logger ?? silentLogger();
-  const opts = { mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts };
-  const file = spec.home ? join(spec.home, 'data', 'svm-state.json') : undefined;
-  const ledger = file && existsSync(file) ? SvmLedger.restore(JSON.parse(readFileSync(file, 'utf8')) as SvmLedgerState, opts) : await SvmLedger.create(opts);
+  checkLimits(spec);
+  const opts = { mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts, maxRecords: spec.maxRecords, maxBlocks: spec.maxBlocks };
+  const store: SvmStore | undefined = spec.home ? await openSvmStore({ dir: join(spec.home, 'data'), ledger: opts, maxJournalBytes: spec.maxJournalBytes }) : undefined;
+  const ledger = store ? store.ledger : await SvmLedger.create(opts);
   const slotMs = spec.slotMs ?? 400;
   const timer = slotMs > 0 ? setInterval(() => ledger.advanceSlot(), slotMs) : undefined;
   timer?.unref();
   let rpc: RunningSolanaRpc | undefined;
+  const env: SolanaEnv = { ledger, version: SVM_CORE_VERSION, featureSet: 3294202862, maxAirdropLamports: 1_000_000n * 1_000_000_000n };
   const rpcAddr = spec.rpc ?? DEFAULT_SVM_RPC;
   if (rpcAddr !== '') {
     try {
-      rpc = await startSolanaRpc({ ledger, version: SVM_CORE_VERSION, featureSet: 3294202862, maxAirdropLamports: 1_000_000n * 1_000_000_000n }, { address: rpcAddr, wsAddress: spec.ws ?? DEFAULT_SVM_WS, logger });
+      rpc = await startSolanaRpc(env, { address: rpcAddr, wsAddress: spec.ws ?? DEFAULT_SVM_WS, logger, corsAllowedOrigins: spec.corsAllowedOrigins ?? (spec.home ? [] : ['*']), ...(spec.maxJsonDepth !== undefined ? { maxJsonDepth: spec.maxJsonDepth } : {}) });
+      env.endpoints = { rpc: hostPort(rpc.url), pubsub: hostPort(rpc.wsUrl) };
     } catch (e) {
       if (timer) clearInterval(timer);
+      store?.close();
       throw e;
     }
   }
   let stopped = false;
+  const stopMetrics = spec.metrics?.svmChain({ chainId: spec.chainId ?? DEFAULT_SVM_CHAIN_ID, slot: () => ledger.slot, onTransaction: (l) => ledger.onTransaction(l) });
   return {
     kind: 'svm',
     chainId: spec.chainId ?? DEFAULT_SVM_CHAIN_ID,
@@ -84,13 +119,9 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
       if (stopped) return;
       stopped = true;
       if (timer) clearInterval(timer);
+      stopMetrics?.();
       await rpc?.stop();
-      if (file) {
-        mkdirSync(dirname(file), { recursive: true });
-        // Written beside and renamed: a crash mid-write leaves the previous state.
-        writeFileSync(`${file}.tmp`, JSON.stringify(ledger.save()));
-        renameSync(`${file}.tmp`, file);
-      }
+      store?.close();
     },
   };
 }

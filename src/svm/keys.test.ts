@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createKeyPairSignerFromBytes } from '@solana/kit';
-import { deriveSolanaAccounts, slip10Ed25519 } from './keys.js';
+import { deriveSolanaAccounts, devSolanaKeypairs, slip10Ed25519 } from './keys.js';
 
 describe('SLIP-0010 ed25519', () => {
   it('matches the spec’s test vector 1', () => {
@@ -19,5 +19,20 @@ describe('SLIP-0010 ed25519', () => {
     const signer = await createKeyPairSignerFromBytes(a!.secretKey);
     expect(signer.address).toBe(a!.address);
     expect(a!.address).not.toBe(b!.address);
+  });
+});
+
+describe('devSolanaKeypairs', () => {
+  it('gives the dev mnemonic’s accounts (the SVM genesis funds them) as copies, with a count', async () => {
+    const keys = devSolanaKeypairs();
+    expect(keys).toHaveLength(10);
+    expect(keys.map((k) => k.address)).toEqual(deriveSolanaAccounts('test test test test test test test test test test test junk', 10).map((k) => k.address));
+    expect(keys[0]!.secretKey).toHaveLength(64);
+    expect((await createKeyPairSignerFromBytes(keys[3]!.secretKey)).address).toBe(keys[3]!.address);
+    keys[0]!.secretKey.fill(0);
+    expect(devSolanaKeypairs()[0]!.secretKey.some((b) => b !== 0)).toBe(true);
+    expect(devSolanaKeypairs(undefined, 2)).toHaveLength(2);
+    expect(devSolanaKeypairs('legal winner thank year wave sausage worth useful legal winner thank yellow', 1)[0]!.address).not.toBe(keys[0]!.address);
+    expect(() => devSolanaKeypairs(undefined, -1)).toThrow(/count/);
   });
 });

@@ -6,11 +6,13 @@
  *              each slot gets a new blockhash, the Clock sysvar's slot, epoch and unix time
  *   blockhash  the last 150 are valid (`BlockhashNotFound` otherwise); LiteSVM's own check is off
  *   replay     every signature is remembered for the window (`AlreadyProcessed`)
- *   records    per tx: slot, block time, fee, pre/post balances, logs, compute units, error
+ *   records    per tx: slot, block time, fee, pre/post balances, logs, compute units, error, and
+ *              the accounts it changed; closed slots become blocks (history.ts)
  *   tokens     an owner index of SPL token accounts, kept as txs write them
  *
- * Genesis: the dev mnemonic's Solana accounts (m/44'/501'/i'/0') hold SOL, and a USDC-like mint with
- * 6 decimals gives each of them tokens in its associated token account.
+ * Genesis (genesis.ts): the dev mnemonic's Solana accounts (m/44'/501'/i'/0') hold SOL, and a
+ * USDC-like mint with 6 decimals gives each of them tokens in its associated token account. On a
+ * home, journal.ts keeps the ledger across restarts and crashes (`save`, `replay*`).
  */
 import { LiteSVM } from 'litesvm';
 import {
@@ -22,19 +24,32 @@ import {
   type Address,
   type Transaction,
 } from '@solana/kit';
-import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { createHash } from 'node:crypto';
 import { deriveSolanaAccounts, keypairFromSeed, type SolanaKeypair } from './keys.js';
 import { txErrorJson, type TxErrorJson } from './tx-errors.js';
+import { SvmHistory, type SvmBlock, type SvmTxRecord } from './history.js';
+import { recordFromJson, recordToJson, type SavedRecord } from './record-json.js';
+import { lamportsOf, sameAccount, type AccountRead } from './account-state.js';
+import { TOKEN_ACCOUNT_SIZE } from './spl.js';
+import { fundGenesis } from './genesis.js';
+
+export { parseMint, parseTokenAccount } from './spl.js';
+
+export type { SvmBlock, SvmTxRecord } from './history.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 export const BLOCKHASH_WINDOW = 150;
 export const SLOTS_PER_EPOCH = 432_000n;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
-const TOKEN_ACCOUNT_SIZE = 165;
-const MINT_SIZE = 82;
 
 const b58 = getBase58Codec();
+
+interface CompiledMessage {
+  staticAccounts: readonly string[];
+  lifetimeToken: string;
+  header: { numSignerAccounts: number; numReadonlySignerAccounts: number; numReadonlyNonSignerAccounts: number };
+}
 
 export class SvmTxError extends Error {
   override name = 'SvmTxError';
@@ -46,20 +61,6 @@ export class SvmTxError extends Error {
   }
 }
 
-export interface SvmTxRecord {
-  signature: string;
-  slot: bigint;
-  blockTime: bigint;
-  wire: Uint8Array;
-  fee: bigint;
-  accountKeys: string[];
-  preBalances: bigint[];
-  postBalances: bigint[];
-  logs: string[];
-  computeUnits: bigint;
-  err: TxErrorJson | null;
-}
-
 export interface SvmLedgerOptions {
   mnemonic: string;
   accounts?: number;
@@ -69,6 +70,10 @@ export interface SvmLedgerOptions {
   tokensPerAccount?: bigint;
   /** Wall clock (ms) for block times. */
   now?: () => number;
+  /** Tx records kept for getTransaction and the address index (default 100 000). */
+  maxRecords?: number;
+  /** Blocks of closed slots kept for getBlock (default 100 000). */
+  maxBlocks?: number;
 }
 
 export interface SvmSavedAccount {
@@ -91,6 +96,10 @@ export interface SvmLedgerState {
   accounts: SvmSavedAccount[];
   /** [signature, slot] */
   seen: [string, string][];
+  /** The kept tx records, oldest first (absent in states saved before they were kept). */
+  records?: SavedRecord[];
+  /** [slot, blockhash, ms, blockHeight] of the kept blocks, oldest first. */
+  blocks?: [string, string, number, string][];
 }
 
 interface SignatureSeen {
@@ -109,18 +118,18 @@ export class SvmLedger {
   private readonly blockhashes = new Map<string, bigint>();
   private latest = '';
   private readonly slotTimes = new Map<bigint, number>();
-  private readonly slotTxs = new Map<bigint, number>();
   /** Every account the genesis, a tx or an airdrop wrote (what `save` writes). */
   private readonly known = new Set<string>();
   private readonly seen = new Map<string, SignatureSeen>();
-  private readonly records = new Map<string, SvmTxRecord>();
-  private readonly maxRecords = 100_000;
+  readonly history: SvmHistory;
   /** owner → token account addresses. */
   private readonly tokenOwners = new Map<string, Set<string>>();
   private readonly slotListeners = new Set<(slot: bigint) => void>();
   private readonly txListeners = new Set<(r: SvmTxRecord) => void>();
 
-  private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, now: () => number, saved?: SvmLedgerState) {
+  private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, o: SvmLedgerOptions, saved?: SvmLedgerState) {
+    const now = o.now ?? Date.now;
+    this.history = new SvmHistory(o.maxRecords, o.maxBlocks);
     this.svm = svm;
     this.devAccounts = devAccounts;
     this.mint = mint;
@@ -140,6 +149,8 @@ export class SvmLedger {
         this.known.add(a.address);
         this.indexTokenAccount(a.address);
       }
+      for (const [s, h, t, height] of saved.blocks ?? []) this.history.closeBlock({ slot: BigInt(s), blockhash: h, timeMs: t, blockHeight: BigInt(height) });
+      for (const r of saved.records ?? []) this.history.add(recordFromJson(r));
     } else {
       this.genesisHash = b58.decode(createHash('sha256').update(`chainlet svm genesis ${this.latest}`).digest());
       this.blockhashes.set(this.latest, 0n);
@@ -159,7 +170,7 @@ export class SvmLedger {
       svm.setAccount({ address: a.address as Address, lamports: lamports(BigInt(a.lamports)), programAddress: a.owner as Address, executable: a.executable, space: BigInt(data.length), data });
     }
     const devAccounts = deriveSolanaAccounts(o.mnemonic, o.accounts ?? 10);
-    return new SvmLedger(svm, devAccounts, saved.mint, o.now ?? Date.now, saved);
+    return new SvmLedger(svm, devAccounts, saved.mint, o, saved);
   }
 
   /** The chain's state as JSON-friendly values (LiteSVM 1.4 has no snapshot of its own). */
@@ -171,69 +182,82 @@ export class SvmLedger {
       if (a && !a.executable) accounts.push({ address, lamports: a.lamports.toString(), owner: a.owner, executable: a.executable, data: Buffer.from(a.data).toString('base64') });
     }
     const seen: [string, string][] = [...this.seen].map(([sig, v]) => [sig, v.slot.toString()]);
-    return { genesisHash: this.genesisHash, mint: this.mint, slot: this.slot.toString(), blockHeight: this.blockHeight.toString(), blockhashes, accounts, seen };
+    const records = [...this.history.all()].map(recordToJson);
+    const blocks: [string, string, number, string][] = [...this.history.allBlocks()].map((b) => [b.slot.toString(), b.blockhash, b.timeMs, b.blockHeight.toString()]);
+    return { genesisHash: this.genesisHash, mint: this.mint, slot: this.slot.toString(), blockHeight: this.blockHeight.toString(), blockhashes, accounts, seen, records, blocks };
+  }
+
+  /** The saved form of one account (undefined for a program account: those are built in). */
+  savedAccount(address: string): SvmSavedAccount | undefined {
+    const a = this.account(address);
+    if (!a) return { address, lamports: '0', owner: SYSTEM_PROGRAM, executable: false, data: '' };
+    if (a.executable) return undefined;
+    return { address, lamports: a.lamports.toString(), owner: a.owner, executable: a.executable, data: Buffer.from(a.data).toString('base64') };
+  }
+
+  // ── replay of a journal (journal.ts): each call redoes what one entry recorded ──
+
+  replayAccount(a: SvmSavedAccount): void {
+    const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
+    this.svm.setAccount({ address: a.address as Address, lamports: lamports(BigInt(a.lamports)), programAddress: a.owner as Address, executable: a.executable, space: BigInt(data.length), data });
+    this.adopt(a.address);
+  }
+
+  replayRecord(rec: SvmTxRecord): void {
+    if (rec.wire.length > 0) this.seen.set(rec.signature, { slot: rec.slot });
+    this.history.add(rec);
+  }
+
+  replaySlot(slot: bigint, blockhash: string, timeMs: number): void {
+    if (slot !== this.slot + 1n) throw new Error(`svm journal: slot ${slot} does not follow slot ${this.slot}`);
+    this.enterSlot(blockhash, timeMs);
   }
 
   static async create(o: SvmLedgerOptions): Promise<SvmLedger> {
     const svm = new LiteSVM().withBlockhashCheck(false);
     const devAccounts = deriveSolanaAccounts(o.mnemonic, o.accounts ?? 10);
     const mintKey = keypairFromSeed(createHash('sha256').update('chainlet usdc mint').digest());
-    const ledger = new SvmLedger(svm, devAccounts, mintKey.address, o.now ?? Date.now);
-    const sol = o.lamportsPerAccount ?? 1000n * 1_000_000_000n;
-    const tokens = o.tokensPerAccount ?? 1_000_000n * 1_000_000n;
-    for (const a of devAccounts) {
-      svm.setAccount({ address: a.address as Address, lamports: lamports(sol), programAddress: SYSTEM_PROGRAM as Address, executable: false, space: 0n, data: new Uint8Array(0) });
-      ledger.known.add(a.address);
-    }
-    // The mint: authority = dev account 0, supply = what the dev accounts hold.
-    const mint = new Uint8Array(MINT_SIZE);
-    const dv = new DataView(mint.buffer);
-    dv.setUint32(0, 1, true);
-    mint.set(devAccounts[0]!.publicKey, 4);
-    dv.setBigUint64(36, tokens * BigInt(devAccounts.length), true);
-    mint[44] = 6;
-    mint[45] = 1;
-    svm.setAccount({ address: mintKey.address as Address, lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))), programAddress: TOKEN_PROGRAM_ADDRESS, executable: false, space: BigInt(MINT_SIZE), data: mint });
-    ledger.known.add(mintKey.address);
-    for (const a of devAccounts) {
-      const [ata] = await findAssociatedTokenPda({ mint: mintKey.address as Address, owner: a.address as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-      const acct = new Uint8Array(TOKEN_ACCOUNT_SIZE);
-      acct.set(mintKey.publicKey, 0);
-      acct.set(a.publicKey, 32);
-      new DataView(acct.buffer).setBigUint64(64, tokens, true);
-      acct[108] = 1; // AccountState::Initialized
-      svm.setAccount({ address: ata, lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(TOKEN_ACCOUNT_SIZE))), programAddress: TOKEN_PROGRAM_ADDRESS, executable: false, space: BigInt(TOKEN_ACCOUNT_SIZE), data: acct });
-      ledger.indexTokenAccount(ata);
-      ledger.known.add(ata);
-    }
+    const ledger = new SvmLedger(svm, devAccounts, mintKey.address, o);
+    for (const address of await fundGenesis(svm, devAccounts, mintKey, o)) ledger.adopt(address);
     return ledger;
+  }
+
+  /** Counts an account written outside a tx (genesis) among the chain's accounts. */
+  private adopt(address: string): void {
+    this.known.add(address);
+    this.indexTokenAccount(address);
   }
 
   // ── slots and blockhashes ──
 
   /** Closes the current slot: a new blockhash (the oldest leaves the window), the clock moves on. */
   advanceSlot(): void {
+    this.svm.expireBlockhash();
+    this.enterSlot(this.svm.latestBlockhash(), this.now());
+    for (const l of this.slotListeners) l(this.slot);
+  }
+
+  /** The current slot's block is closed (history); slot `slot + 1` starts with `blockhash`. */
+  private enterSlot(blockhash: string, timeMs: number): void {
+    this.history.closeBlock({ slot: this.slot, blockhash: this.latest, timeMs: this.slotTimes.get(this.slot) ?? timeMs, blockHeight: this.blockHeight });
     this.slot += 1n;
     this.blockHeight += 1n;
-    this.svm.expireBlockhash();
-    this.latest = this.svm.latestBlockhash();
+    this.latest = blockhash;
     this.blockhashes.set(this.latest, this.slot);
-    this.slotTimes.set(this.slot, this.now());
+    this.slotTimes.set(this.slot, timeMs);
     while (this.blockhashes.size > BLOCKHASH_WINDOW + 1) this.blockhashes.delete(this.blockhashes.keys().next().value!);
     while (this.slotTimes.size > BLOCKHASH_WINDOW + 1) this.slotTimes.delete(this.slotTimes.keys().next().value!);
-    for (const k of this.slotTxs.keys()) if (k < this.slot - BigInt(BLOCKHASH_WINDOW)) this.slotTxs.delete(k);
     const oldest = this.slot - BigInt(BLOCKHASH_WINDOW) - 1n;
     for (const [sig, s] of this.seen) {
       if (s.slot >= oldest) break;
       this.seen.delete(sig);
     }
     this.setClock();
-    for (const l of this.slotListeners) l(this.slot);
   }
 
   /** The blockhash and start time (ms) of slot `slot`, while it is in the window. */
   slotInfo(slot: bigint): { blockhash: string; timeMs: number; txs: number } | undefined {
-    for (const [h, s] of this.blockhashes) if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.slotTxs.get(slot) ?? 0 };
+    for (const [h, s] of this.blockhashes) if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.history.txCount(slot) };
     return undefined;
   }
 
@@ -261,10 +285,12 @@ export class SvmLedger {
 
   /** Checks and executes signed wire bytes; a tx that fails on chain is recorded (it paid its fee). */
   send(wire: Uint8Array): SvmTxRecord {
-    const { tx, signature, blockhash, accountKeys } = this.decode(wire);
-    if (this.seen.has(signature) || this.records.has(signature)) throw new SvmTxError('AlreadyProcessed', 'Transaction simulation failed: This transaction has already been processed');
+    const { tx, signature, blockhash, accountKeys, writable } = this.decode(wire);
+    if (this.seen.has(signature) || this.history.get(signature)) throw new SvmTxError('AlreadyProcessed', 'Transaction simulation failed: This transaction has already been processed');
     if (!this.isBlockhashValid(blockhash)) throw new SvmTxError('BlockhashNotFound', 'Transaction simulation failed: Blockhash not found');
-    const pre = accountKeys.map((k) => this.balance(k));
+    // Only writable accounts can change: read-only ones (program code included) are not copied twice.
+    const snapshot = (): AccountRead[] => accountKeys.map((k, i) => (writable[i] ? this.svm.getAccount(k as Address) : this.balance(k)));
+    const before = snapshot();
     const result = this.svm.sendTransaction(tx);
     const failed = 'err' in result;
     if (failed) {
@@ -273,7 +299,9 @@ export class SvmLedger {
       if (typeof err === 'string' && err !== 'InsufficientFundsForRent') throw new SvmTxError(err, `Transaction simulation failed: ${err}`);
     }
     const meta = failed ? result.meta() : result;
-    const post = accountKeys.map((k) => this.balance(k));
+    const after = snapshot();
+    const pre = before.map(lamportsOf);
+    const post = after.map(lamportsOf);
     const signatures = Object.keys(tx.signatures).length;
     const rec: SvmTxRecord = {
       signature,
@@ -287,6 +315,8 @@ export class SvmLedger {
       logs: meta.logs(),
       computeUnits: meta.computeUnitsConsumed(),
       err: failed ? txErrorJson(result.err()) : null,
+      // Only real changes: a failed tx that merely named an account writable leaves it as it was.
+      changed: accountKeys.filter((_, i) => !sameAccount(before[i]!, after[i]!)),
     };
     // The fee is what the fee payer paid beyond what the tx moved (priority fees included).
     const payerDelta = pre[0]! - post[0]!;
@@ -324,15 +354,15 @@ export class SvmLedger {
     });
     this.known.add(to);
     // A faucet credit has no transaction of its own here: its "signature" names the credit.
-    const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${this.slot} ${this.records.size}`).digest());
-    const rec: SvmTxRecord = { signature, slot: this.slot, blockTime: BigInt(Math.floor(this.now() / 1000)), wire: new Uint8Array(0), fee: 0n, accountKeys: [to], preBalances: [before], postBalances: [before + amount], logs: [], computeUnits: 0n, err: null };
+    const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${this.slot} ${this.history.size} ${this.now()}`).digest());
+    const rec: SvmTxRecord = { signature, slot: this.slot, blockTime: BigInt(Math.floor(this.now() / 1000)), wire: new Uint8Array(0), fee: 0n, accountKeys: [to], preBalances: [before], postBalances: [before + amount], logs: [], computeUnits: 0n, err: null, changed: amount > 0n ? [to] : [] };
     this.remember(rec);
     for (const l of this.txListeners) l(rec);
     return signature;
   }
 
   transaction(signature: string): SvmTxRecord | undefined {
-    return this.records.get(signature);
+    return this.history.get(signature);
   }
 
   // ── accounts ──
@@ -345,6 +375,18 @@ export class SvmLedger {
     const a = this.svm.getAccount(addr as Address);
     if (!a.exists) return undefined;
     return { lamports: a.lamports, owner: a.programAddress, executable: a.executable, data: Uint8Array.from(a.data), space: BigInt(a.data.length) };
+  }
+
+  /** Every account `program` owns (LiteSVM's scan of its accounts). */
+  programAccounts(program: string): { address: string; lamports: bigint; owner: string; executable: boolean; data: Uint8Array }[] {
+    return this.svm.getProgramAccounts(program as Address).map((a) => ({ address: a.address, lamports: a.lamports, owner: a.programAddress, executable: a.executable, data: a.data as Uint8Array }));
+  }
+
+  /** Lamports of every account the chain wrote (genesis, txs, airdrops): getSupply's total. */
+  totalLamports(): bigint {
+    let sum = 0n;
+    for (const k of this.known) sum += this.balance(k);
+    return sum;
   }
 
   tokenAccountsOf(owner: string): string[] {
@@ -365,24 +407,26 @@ export class SvmLedger {
 
   // ── internals ──
 
-  private decode(wire: Uint8Array): { tx: Transaction; signature: string; blockhash: string; accountKeys: string[] } {
+  private decode(wire: Uint8Array): { tx: Transaction; signature: string; blockhash: string; accountKeys: string[]; writable: boolean[] } {
     let tx: Transaction;
-    let msg: { staticAccounts: readonly string[]; lifetimeToken: string };
+    let msg: CompiledMessage;
     try {
       tx = getTransactionDecoder().decode(wire);
-      msg = getCompiledTransactionMessageDecoder().decode(tx.messageBytes) as unknown as { staticAccounts: readonly string[]; lifetimeToken: string };
+      msg = getCompiledTransactionMessageDecoder().decode(tx.messageBytes) as unknown as CompiledMessage;
     } catch (e) {
       throw new SvmTxError('SanitizeFailure', `failed to deserialize the transaction: ${(e as Error).message}`);
     }
     const first = Object.values(tx.signatures)[0];
     if (!first) throw new SvmTxError('MissingSignatureForFee', 'Transaction simulation failed: Transaction did not pass signature verification');
-    return { tx, signature: b58.decode(first), blockhash: msg.lifetimeToken, accountKeys: [...msg.staticAccounts] };
+    const h = msg.header;
+    const n = msg.staticAccounts.length;
+    // The header's ranges: writable signers, read-only signers, writable non-signers, read-only non-signers.
+    const writable = msg.staticAccounts.map((_, i) => (i < h.numSignerAccounts ? i < h.numSignerAccounts - h.numReadonlySignerAccounts : i < n - h.numReadonlyNonSignerAccounts));
+    return { tx, signature: b58.decode(first), blockhash: msg.lifetimeToken, accountKeys: [...msg.staticAccounts], writable };
   }
 
   private remember(rec: SvmTxRecord): void {
-    this.records.set(rec.signature, rec);
-    this.slotTxs.set(rec.slot, (this.slotTxs.get(rec.slot) ?? 0) + 1);
-    if (this.records.size > this.maxRecords) this.records.delete(this.records.keys().next().value!);
+    this.history.add(rec);
   }
 
   private indexTokenAccount(addr: string): void {
@@ -402,23 +446,4 @@ export class SvmLedger {
     c.unixTimestamp = unix;
     this.svm.setClock(c);
   }
-}
-
-/** SPL token account fields (jsonParsed). */
-export function parseTokenAccount(data: Uint8Array): { mint: string; owner: string; amount: bigint; state: number; isNative: boolean } | undefined {
-  if (data.length !== TOKEN_ACCOUNT_SIZE) return undefined;
-  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return { mint: b58.decode(data.subarray(0, 32)), owner: b58.decode(data.subarray(32, 64)), amount: dv.getBigUint64(64, true), state: data[108]!, isNative: dv.getUint32(109, true) === 1 };
-}
-
-export function parseMint(data: Uint8Array): { supply: bigint; decimals: number; mintAuthority: string | null; freezeAuthority: string | null; isInitialized: boolean } | undefined {
-  if (data.length !== MINT_SIZE) return undefined;
-  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return {
-    mintAuthority: dv.getUint32(0, true) === 1 ? b58.decode(data.subarray(4, 36)) : null,
-    supply: dv.getBigUint64(36, true),
-    decimals: data[44]!,
-    isInitialized: data[45] === 1,
-    freezeAuthority: dv.getUint32(46, true) === 1 ? b58.decode(data.subarray(50, 82)) : null,
-  };
 }

@@ -2,19 +2,26 @@
  * The Solana JSON-RPC of the SVM chain, as solana-test-validator serves it: HTTP on `address`
  * (default 127.0.0.1:8899) and WebSocket on `wsAddress` (8900) with the same methods plus the
  * subscriptions @solana/kit's sendAndConfirmTransactionFactory needs (signatureSubscribe,
- * slotSubscribe) and accountSubscribe. JSON-RPC 2.0 with batches; errors in its own form.
+ * slotSubscribe), accountSubscribe and logsSubscribe. JSON-RPC 2.0 with batches; errors in its own form.
  */
 import type { Logger } from 'pino';
 import { parseListenAddress } from '../../config/listen-address.js';
-import { startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
-import { methodNotFound, SolanaRpcError, invalidParam } from './errors.js';
+import { corsOptionsOf, jsonRpcTransportError, startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
+import { createSolanaDispatcher } from './dispatch.js';
+import { SolanaRpcError, invalidParam } from './errors.js';
 import { stringifyWithBigints } from './json.js';
+import { subscribeLogs } from './logs-subscription.js';
+import { pubkey } from './params.js';
 import { SOLANA_METHODS, type SolanaEnv } from './methods.js';
 
 export interface SolanaRpcOptions {
   address: string;
   wsAddress: string;
   maxBodyBytes?: number;
+  /** Origins allowed cross-origin requests ("*" = any); default none. The devnet network passes "*". */
+  corsAllowedOrigins?: readonly string[];
+  /** Deepest nesting of arrays/objects in a request (default 128); 0 = no limit. */
+  maxJsonDepth?: number;
   logger: Logger;
 }
 
@@ -24,58 +31,14 @@ export interface RunningSolanaRpc {
   stop(): Promise<void>;
 }
 
-interface Req {
-  jsonrpc?: unknown;
-  id?: unknown;
-  method?: unknown;
-  params?: unknown;
-}
-
-type Reply = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
-
-function errorReply(id: unknown, e: unknown, log: Logger): Reply {
-  if (e instanceof SolanaRpcError) return { jsonrpc: '2.0', id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
-  log.error({ err: e }, 'solana rpc method failed');
-  return { jsonrpc: '2.0', id, error: { code: -32603, message: `Internal error: ${(e as Error).message}` } };
-}
-
-function call(env: SolanaEnv, r: Req, log: Logger, extra?: (method: string, params: unknown[]) => unknown): Reply {
-  const id = r.id ?? null;
-  if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request' } };
-  const params = r.params === undefined ? [] : r.params;
-  if (!Array.isArray(params)) return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Invalid params: expected an array' } };
-  try {
-    const ext = extra?.(r.method, params);
-    if (ext !== undefined) return { jsonrpc: '2.0', id, result: ext };
-    const m = SOLANA_METHODS[r.method];
-    if (!m) throw methodNotFound();
-    return { jsonrpc: '2.0', id, result: m(env, params) };
-  } catch (e) {
-    return errorReply(id, e, log);
-  }
-}
-
-export function handleSolanaBody(env: SolanaEnv, text: string, log: Logger, extra?: (method: string, params: unknown[]) => unknown): string {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return stringifyWithBigints({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-  }
-  if (Array.isArray(body)) {
-    if (body.length === 0) return stringifyWithBigints({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } });
-    return stringifyWithBigints(body.map((r) => call(env, r as Req, log, extra)));
-  }
-  return stringifyWithBigints(call(env, (body ?? {}) as Req, log, extra));
-}
-
 export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promise<RunningSolanaRpc> {
   const log = o.logger.child({ module: 'rpc-solana' });
   const maxBodyBytes = o.maxBodyBytes ?? 50 * 1024 * 1024;
+  const dispatcher = createSolanaDispatcher(env, { logger: log, ...(o.maxJsonDepth !== undefined ? { maxJsonDepth: o.maxJsonDepth } : {}) });
   const onHttp = async (req: HttpRequest): Promise<HttpResponse> => {
     if (req.method === 'GET' && req.path === '/health') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
-    if (req.method !== 'POST') return { status: 405, headers: { 'content-type': 'text/plain' }, body: 'Used HTTP Method is not allowed. POST or OPTIONS is required\n' };
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: handleSolanaBody(env, new TextDecoder().decode(req.body), log) };
+    if (req.method !== 'POST') return jsonRpcTransportError(405, 'Used HTTP Method is not allowed. POST or OPTIONS is required');
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: (await dispatcher.handleBody(req.body)) ?? '' };
   };
   const common = {
     maxBodyBytes,
@@ -83,9 +46,9 @@ export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promi
     maxOpenConnections: 0,
     requestTimeoutMs: 30_000,
     idleTimeoutMs: 120_000,
-    cors: { allowedOrigins: ['*'], allowedMethods: ['POST', 'GET', 'OPTIONS'], allowedHeaders: ['Content-Type', 'solana-client'] },
+    cors: corsOptionsOf(o.corsAllowedOrigins ?? [], ['POST', 'GET', 'OPTIONS'], ['Content-Type', 'solana-client']),
     onHttp,
-    onBodyTooLarge: () => `request body too large (>${maxBodyBytes})\n`,
+    formatTransportError: jsonRpcTransportError,
     logger: log,
   };
 
@@ -120,25 +83,33 @@ export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promi
       const known = ledger.transaction(sig);
       if (known) {
         mine.set(id, () => undefined);
-        queueMicrotask(() => done(known.slot, known.err));
+        // After the subscription's own answer, which the dispatcher writes within this turn's microtasks.
+        setImmediate(() => done(known.slot, known.err));
       } else {
         mine.set(id, ledger.onTransaction((r) => r.signature === sig && done(r.slot, r.err)));
       }
       return id;
     }
     if (method === 'accountSubscribe') {
-      const key = params[0];
-      if (typeof key !== 'string') throw invalidParam('Invalid pubkey');
+      // Checked (length first, then base58) when subscribing, not at the first notification.
+      const key = pubkey(params[0]);
       const cfg = (params[1] ?? {}) as { encoding?: string };
       const id = ++nextSub;
       mine.set(id, ledger.onTransaction((r) => {
-        if (!r.accountKeys.includes(key)) return;
+        // Only accounts the tx changed (a failed tx that merely named one writable changes nothing).
+        if (!r.changed.includes(key)) return;
         const info = (SOLANA_METHODS['getAccountInfo']!(env, [key, { encoding: cfg.encoding ?? 'base64' }]) as { value: unknown }).value;
         notify(c, 'accountNotification', id, { context: { slot: r.slot }, value: info });
       }));
       return id;
     }
-    const unsub = /^(slot|signature|account)Unsubscribe$/.exec(method);
+    if (method === 'logsSubscribe') {
+      const off = subscribeLogs(ledger, params, (result) => notify(c, 'logsNotification', id, result));
+      const id = ++nextSub;
+      mine.set(id, off);
+      return id;
+    }
+    const unsub = /^(slot|signature|account|logs)Unsubscribe$/.exec(method);
     if (unsub) {
       const id = params[0];
       const off = typeof id === 'number' ? mine.get(id) : undefined;
@@ -165,8 +136,12 @@ export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promi
         maxPayloadBytes: maxBodyBytes,
         handlers: {
           onMessage: (c, text) => {
-            const out = handleSolanaBody(env, text, log, wsExtra(c));
-            if (!c.closed) c.send(out);
+            dispatcher.handleBody(text, wsExtra(c)).then(
+              (out) => {
+                if (out !== undefined && !c.closed) c.send(out);
+              },
+              (err: unknown) => log.error({ err }, 'solana websocket request failed'),
+            );
           },
           onClose: (c) => {
             for (const off of subs.get(c)?.values() ?? []) off();
