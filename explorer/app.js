@@ -1,8 +1,10 @@
 // Chainlet's live explorer: plain DOM, no framework. Reads the chain through this server's
-// /explorer/api/comet and /explorer/api/eth (the node's own CometBFT RPC and Ethereum JSON-RPC) and
+// /explorer/api/comet, /eth and /svm (the chains' own RPCs: only the reads this page makes) and
 // updates live from the node's CometBFT WebSocket subscriptions (NewBlock, NewRound, Vote, steps).
 // IBC transfers come from /explorer/api/ibc (the network's packet index), re-read on each new block
 // of the chain the page follows and every 2 s.
+import { bech32Encode, fmtTime, fmtUnits, hexOf, parseAddress } from './format.js';
+
 const view = document.getElementById('view');
 const live = document.getElementById('live');
 const state = { chain: null, ws: null, svm: null, genesisIndex: new Map(), config: null, height: 0, round: 0, step: '', proposer: '', validators: [], votes: new Map(), offline: new Set(), blocks: [], halted: '', mempool: { pending: [], queued: [] }, ibc: { enabled: false, packets: [] } };
@@ -17,18 +19,51 @@ async function call(path, method, params) {
   if (body.error) throw new Error(body.error.data || body.error.message || JSON.stringify(body.error));
   return body.result;
 }
-const comet = (method, params = {}) => call(`/explorer/api/comet${state.chain && !state.chain.evm ? `?chain=${encodeURIComponent(state.chain.chain_id)}` : ''}`, method, params);
+/** The CometBFT RPC of a chain of the network (a `comet_chains` entry), through this server. */
+const cometOf = (chain) => (method, params = {}) => call(`/explorer/api/comet${chain && !chain.evm ? `?chain=${encodeURIComponent(chain.chain_id)}` : ''}`, method, params);
+const comet = (method, params = {}) => cometOf(state.chain)(method, params);
 const eth = (method, params = []) => call('/explorer/api/eth', method, params);
 const svm = (method, params = []) => call('/explorer/api/svm', method, params);
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
-const fmtLamports = (n) => { const s = String(n).padStart(10, '0'); return (s.slice(0, -9) + '.' + s.slice(-9)).replace(/\.?0+$/, '') || '0'; };
+
+// ── amounts and times: display units (the routing API's /v2/fungible/assets), the base amount on hover ──
+/** Display units of each asset, by `<chain id> <denom>`, and by denom alone (an IBC denom's base). */
+const units = { byChain: new Map(), byDenom: new Map() };
+async function loadAssets() {
+  const r = await fetch('/v2/fungible/assets?include_evm_assets=true&include_svm_assets=true').then((x) => (x.ok ? x.json() : null)).catch(() => null);
+  if (!r) return;
+  for (const [chainId, { assets }] of Object.entries(r.chain_to_assets_map || {})) {
+    for (const a of assets) {
+      if (typeof a.decimals !== 'number') continue;
+      const u = { symbol: a.recommended_symbol || a.symbol || a.denom, decimals: a.decimals };
+      units.byChain.set(`${chainId} ${a.denom}`, u);
+      if (!a.denom.startsWith('ibc/') && !units.byDenom.has(a.denom)) units.byDenom.set(a.denom, u);
+      if (a.origin_denom && !units.byDenom.has(a.origin_denom)) units.byDenom.set(a.origin_denom, u);
+    }
+  }
+}
+/** The unit of `denom` on `chainId`; an ICS-20 trace (`transfer/channel-0/uhub`) has its base's. */
+const unitOf = (chainId, denom) => units.byChain.get(`${chainId} ${denom}`) || units.byDenom.get(denom) || units.byDenom.get(String(denom).replace(/^([^/]+\/channel-\d+\/)+/, ''));
+/** An amount in display units, its base amount and denom on hover. */
+function amountHtml(amount, denom, chainId, unit = unitOf(chainId, denom)) {
+  const base = `${BigInt(amount).toString()} ${denom}`;
+  if (!unit) return `<span class="amount" title="${esc(base)}">${esc(base)}</span>`;
+  return `<span class="amount" title="${esc(base)}">${esc(fmtUnits(amount, unit.decimals))} ${esc(unit.symbol)}</span>`;
+}
+/** The EVM chain's native token (its Cosmos face's denom), for Ethereum values. */
+function evmNative() {
+  const id = state.config.comet_chains.find((c) => c.evm)?.chain_id;
+  for (const [k, u] of units.byChain) if (k.startsWith(`${id} `) && !k.includes('/') && !/ 0x/.test(k)) return { denom: k.slice(id.length + 1), unit: u };
+  return { denom: 'wei', unit: { symbol: 'ETH', decimals: 18 } };
+}
+const weiHtml = (v) => { const n = evmNative(); return amountHtml(BigInt(v), n.denom, null, n.unit); };
+const lamportsHtml = (v) => amountHtml(BigInt(v), 'lamports', null, { symbol: 'SOL', decimals: 9 });
 const b64hex = (b) => Array.from(atob(b), (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
 async function sha256Hex(b64) {
   const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   const d = await crypto.subtle.digest('SHA-256', bytes);
   return Array.from(new Uint8Array(d), (x) => x.toString(16).padStart(2, '0')).join('').toUpperCase();
 }
-const fmtWei = (hex) => { const v = BigInt(hex); const s = v.toString().padStart(19, '0'); return (s.slice(0, -18) + '.' + s.slice(-18)).replace(/\.?0+$/, '') || '0'; };
 
 // ── dashboard ──
 function consensusSection() {
@@ -38,17 +73,17 @@ function consensusSection() {
     const vv = state.votes.get(v.address) || {};
     const cell = (t) => (vv[t] === undefined ? '<td class="vote-none">–</td>' : vv[t] ? '<td class="vote-yes">✓ block</td>' : '<td class="vote-nil">nil</td>');
     const off = state.offline.has(i);
-    const sw = state.config && state.config.devnet && state.chain && state.chain.evm && i !== undefined ? `<td><button data-val="${i}" aria-pressed="${!off}">${off ? 'Bring online' : 'Take offline'}</button></td>` : '<td class="muted">devnet only</td>';
+    const sw = state.config && state.config.devnet_rpc && state.chain && state.chain.evm && i !== undefined ? `<td><button data-val="${i}" aria-pressed="${!off}">${off ? 'Bring online' : 'Take offline'}</button></td>` : '<td class="muted">devnet only</td>';
     return `<tr><td>${i ?? '?'}</td><td class="mono">${esc(short(v.address, 8))}${v.address === state.proposer ? ' <span class="pill">proposer</span>' : ''}</td><td>${esc(v.voting_power)}</td>${cell(1)}${cell(2)}<td class="${off ? 'err' : 'ok'}">${off ? 'offline' : 'online'}</td>${sw}</tr>`;
   }).join('');
   return `<section class="wide" id="consensus"><h2>Consensus</h2>
     <p><span class="big" id="height">${state.height}</span> height · round <strong id="round">${state.round}</strong> · step <strong id="step">${esc(state.step)}</strong>
-    ${state.halted ? `<br><strong class="err" id="halted">Chain halted: ${esc(state.halted)}</strong>` : ''}</p>
+    ${state.halted ? `<br><strong class="err" id="halted">Chain halted: ${esc(state.halted)}</strong>` : ''}${state.controlError ? `<br><span class="err">${esc(state.controlError)}</span>` : ''}</p>
     <table class="votes"><thead><tr><th>#</th><th>validator</th><th>power</th><th>prevote</th><th>precommit</th><th>status</th><th>switch</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 /** One block's rows (the block, then its txs) in a tbody of their own, keyed by height and hash. */
 const blockKey = (b) => `${b.height}-${b.hash}`;
-const blockGroup = (b) => `<tbody data-k="${blockKey(b)}"><tr><td><a href="#/block/${b.height}">${b.height}</a></td><td>${esc(b.time.slice(11, 23))}</td><td>${b.txs.length}</td><td class="mono">${esc(short(b.proposer, 6))}</td><td class="mono">${esc(short(b.hash, 8))}</td></tr>` +
+const blockGroup = (b) => `<tbody data-k="${blockKey(b)}"><tr><td><a href="#/block/${b.height}">${b.height}</a></td><td class="nowrap">${esc(fmtTime(b.time))}</td><td>${b.txs.length}</td><td class="mono">${esc(short(b.proposer, 6))}</td><td class="mono">${esc(short(b.hash, 8))}</td></tr>` +
   b.txs.map((t) => `<tr><td></td><td colspan="4" class="mono">↳ <a href="#/tx/${t}">${esc(short(t, 12))}</a></td></tr>`).join('') + '</tbody>';
 const SHOWN_BLOCKS = 12;
 function blocksSection() {
@@ -96,7 +131,7 @@ function packetTxLink(kind, t) {
   if (!t) return '';
   const known = state.config && state.config.comet_chains.some((c) => c.chain_id === t.chain_id);
   const label = `<span>${kind}</span> <span class="mono">${esc(short(t.tx_hash, 6))}</span>`;
-  const title = `${kind} tx on ${t.chain_id}: ${t.tx_hash}${t.on_chain_at ? ` (${t.on_chain_at})` : ''}`;
+  const title = `${kind} tx on ${t.chain_id}: ${t.tx_hash}${t.on_chain_at ? ` (${fmtTime(t.on_chain_at)})` : ''}`;
   return `<li>${known ? `<a href="#/tx/${esc(t.tx_hash)}?chain=${encodeURIComponent(t.chain_id)}" data-tx="${kind}" title="${esc(title)}">${label}</a>` : `<span title="${esc(title)}">${label}</span>`} <span class="muted">on ${esc(t.chain_id)}</span></li>`;
 }
 function ibcSection(limit) {
@@ -111,7 +146,7 @@ function ibcSection(limit) {
     return `<tr data-packet="${esc(`${p.src_chain_id}/${p.src_channel}/${p.sequence}`)}" data-state="${esc(p.state)}">
       <td><span class="nowrap">${esc(p.src_chain_id)} <span class="muted">${esc(p.src_channel)}</span></span><br><span class="nowrap">→ ${esc(p.dst_chain_id || '?')} <span class="muted">${esc(p.dst_channel)}</span></span></td>
       <td>${esc(p.sequence)}</td>
-      <td><strong>${esc(p.amount)}</strong> <span class="mono" title="${esc(p.denom)}">${esc(short(p.denom, 12))}</span></td>
+      <td><strong>${amountHtml(p.amount, p.denom, p.src_chain_id)}</strong>${unitOf(p.src_chain_id, p.denom) ? '' : ` <span class="mono" title="${esc(p.denom)}">${esc(short(p.denom, 12))}</span>`}</td>
       <td class="mono"><span title="${esc(p.sender)}">${esc(short(p.sender, 12))}</span><br>→ <span title="${esc(p.receiver)}">${esc(short(p.receiver, 12))}</span></td>
       <td><span class="badge st-${esc(label)}">${esc(label)}</span>${p.state === 'TRANSFER_FAILURE' && p.error ? `<br><span class="err ibc-error">${esc(p.error)}</span>` : ''}</td>
       <td><ul class="ibc-txs">${txs}</ul></td></tr>`;
@@ -182,7 +217,7 @@ async function blockPage(h) {
   const hd = b.block.header;
   const txs = await Promise.all((b.block.data.txs || []).map(sha256Hex));
   const sigs = c ? c.signed_header.commit.signatures.map((s, i) => [`validator ${i}`, `${code(short(s.validator_address, 10))} ${s.block_id_flag === 2 ? '<span class="ok">signed</span>' : s.block_id_flag === 3 ? '<span class="warn">nil</span>' : '<span class="err">absent</span>'}`]) : [];
-  view.innerHTML = table(`Block ${h}`, [['hash', code(b.block_id.hash)], ['time', code(hd.time)], ['chain', code(hd.chain_id)], ['proposer', code(hd.proposer_address)], ['app hash', code(hd.app_hash)], ['data hash', code(hd.data_hash)], ['validators hash', code(hd.validators_hash)], ['last block', `<a href="#/block/${Number(h) - 1}">${esc(hd.last_block_id.hash)}</a>`], ['txs', txs.map((t) => `<a href="#/tx/${t}" class="mono">${esc(t)}</a>`).join('<br>') || '–']], 'wide') +
+  view.innerHTML = table(`Block ${h}`, [['hash', code(b.block_id.hash)], ['time', esc(fmtTime(hd.time))], ['chain', code(hd.chain_id)], ['proposer', code(hd.proposer_address)], ['app hash', code(hd.app_hash)], ['data hash', code(hd.data_hash)], ['validators hash', code(hd.validators_hash)], ['last block', `<a href="#/block/${Number(h) - 1}">${esc(hd.last_block_id.hash)}</a>`], ['txs', txs.map((t) => `<a href="#/tx/${t}" class="mono">${esc(t)}</a>`).join('<br>') || '–']], 'wide') +
     table('Commit signatures', sigs, 'wide');
 }
 async function txPage(hash) {
@@ -203,7 +238,7 @@ async function txPage(hash) {
   if (evmHash) {
     const [tx, rc] = await Promise.all([eth('eth_getTransactionByHash', [evmHash]), eth('eth_getTransactionReceipt', [evmHash])]);
     if (tx) {
-      rows.unshift(['kind', 'Ethereum tx'], ['EVM hash', code(evmHash)], ['from', `<a href="#/account/${tx.from}">${esc(tx.from)}</a>`], ['to', tx.to ? `<a href="#/account/${tx.to}">${esc(tx.to)}</a>` : 'contract creation'], ['value', `${esc(fmtWei(tx.value))} (wei ${esc(BigInt(tx.value).toString())})`], ['nonce', esc(BigInt(tx.nonce).toString())]);
+      rows.unshift(['kind', 'Ethereum tx'], ['EVM hash', code(evmHash)], ['from', `<a href="#/account/${tx.from}">${esc(tx.from)}</a>`], ['to', tx.to ? `<a href="#/account/${tx.to}">${esc(tx.to)}</a>` : 'contract creation'], ['value', weiHtml(tx.value)], ['nonce', esc(BigInt(tx.nonce).toString())]);
       if (rc) rows.push(['status', rc.status === '0x1' ? '<span class="ok">success</span>' : '<span class="err">reverted</span>'], ['gas used', esc(BigInt(rc.gasUsed).toString())], ['logs', rc.logs.map((l) => `${code(l.address)} ${l.topics.map(code).join(' ')}`).join('<br>') || '–']);
       if (hash.startsWith('0x') && rc) rows.push(['block', `<a href="#/block/${BigInt(rc.blockNumber)}">${BigInt(rc.blockNumber)}</a>`]);
     }
@@ -214,29 +249,98 @@ async function solanaTxPage(sig) {
   const t = await svm('getTransaction', [sig, { encoding: 'json', maxSupportedTransactionVersion: 0 }]);
   if (!t) throw new Error(`no Solana transaction ${sig}`);
   const keys = t.transaction.message.accountKeys;
-  const bal = keys.map((k, i) => `<a href="#/account/${k}" class="mono">${esc(short(k, 8))}</a> ${fmtLamports(t.meta.preBalances[i])} → ${fmtLamports(t.meta.postBalances[i])} SOL`).join('<br>');
-  view.innerHTML = table('Solana tx', [['signature', code(sig)], ['slot', esc(t.slot)], ['status', t.meta.err === null ? '<span class="ok">success</span>' : `<span class="err">failed</span> ${code(JSON.stringify(t.meta.err))}`], ['fee', `${esc(t.meta.fee)} lamports`], ['compute units', esc(t.meta.computeUnitsConsumed)], ['accounts (pre → post)', bal], ['logs', (t.meta.logMessages || []).map(code).join('<br>') || '–']], 'wide');
+  const bal = keys.map((k, i) => `<a href="#/account/${k}" class="mono">${esc(short(k, 8))}</a> ${lamportsHtml(t.meta.preBalances[i])} → ${lamportsHtml(t.meta.postBalances[i])}`).join('<br>');
+  view.innerHTML = table('Solana tx', [['signature', code(sig)], ['slot', esc(t.slot)], ['status', t.meta.err === null ? '<span class="ok">success</span>' : `<span class="err">failed</span> ${code(JSON.stringify(t.meta.err))}`], ['fee', lamportsHtml(t.meta.fee)], ['compute units', esc(t.meta.computeUnitsConsumed)], ['accounts (pre → post)', bal], ['logs', (t.meta.logMessages || []).map(code).join('<br>') || '–']], 'wide');
 }
 
-async function accountPage(addr) {
-  const rows = [['address', code(addr)]];
-  if (/^0x[0-9a-fA-F]{40}$/.test(addr)) {
-    const [bal, nonce, codeHex] = await Promise.all([eth('eth_getBalance', [addr, 'latest']), eth('eth_getTransactionCount', [addr, 'latest']), eth('eth_getCode', [addr, 'latest'])]);
-    rows.push(['balance', `${esc(fmtWei(bal))}`], ['nonce', esc(BigInt(nonce).toString())], ['code', codeHex === '0x' ? 'none (an account)' : `${(codeHex.length - 2) / 2} bytes (a contract)`]);
-  }
-  if (state.config.svm && BASE58.test(addr) && addr.length >= 32 && addr.length <= 44) {
-    const [bal, toks] = await Promise.all([svm('getBalance', [addr]), svm('getTokenAccountsByOwner', [addr, { programId: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' }, { encoding: 'jsonParsed' }])]);
-    rows.push(['SOL', `${fmtLamports(bal.value)} SOL`]);
-    for (const a of toks.value) rows.push([`token ${short(a.account.data.parsed.info.mint, 6)}`, `${esc(a.account.data.parsed.info.tokenAmount.uiAmountString)} (account ${code(short(a.pubkey, 6))})`]);
-  }
-  const chains = {};
+/** Whether a face of a chain (a config `chains` entry) takes this address form. */
+const takes = (c, a) => (a.form === 'bech32' ? c.address_forms.includes('bech32') && c.bech32_prefix === a.prefix : c.address_forms.includes(a.form));
+/** The address on face `c` of the account `a` names: the same bytes in the form that face writes. */
+const addressOn = (c, a, input) => (takes(c, a) ? input : a.bytes && c.address_forms.includes('hex') ? hexOf(a.bytes) : input);
+/** The assets of a face worth asking balances of: the Cosmos face lists the native token once. */
+function denomsOf(c, group) {
+  const prefix = `${c.chain_id} `;
+  let denoms = [...units.byChain.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  if (c.chain_type === 'evm' && group.some((x) => x.chain_type === 'cosmos')) denoms = denoms.filter((d) => /^(erc20\/)?0x/.test(d));
+  return denoms;
+}
+/** Recent txs of an account on a CometBFT-style chain: tx_search by the events that name it (newest first). */
+async function recentTxs(chainId, queries) {
+  const c = state.config.comet_chains.find((x) => x.chain_id === chainId);
+  if (!c) return [];
+  const found = await Promise.all(queries.map((q) => cometOf(c)('tx_search', { query: q, per_page: '10', order_by: 'desc' }).catch(() => ({ txs: [] }))));
+  const byHash = new Map();
+  for (const r of found) for (const t of r.txs || []) byHash.set(t.hash, t);
+  return [...byHash.values()].sort((x, y) => Number(y.height) - Number(x.height) || Number(y.index) - Number(x.index)).slice(0, 10);
+}
+function txRow(chainId, t) {
+  const r = t.tx_result || {};
+  const actions = (r.events || []).flatMap((e) => (e.type === 'message' ? e.attributes || [] : [])).filter((x) => x.key === 'action');
+  const kind = [...new Set(actions.map((x) => x.value.replace(/^.*\./, '').replace(/^MsgEthereumTx$/, 'Ethereum tx')))].join(', ');
+  return `<tr><td><a href="#/tx/${esc(t.hash)}?chain=${encodeURIComponent(chainId)}" class="mono">${esc(short(t.hash, 10))}</a></td><td><a href="#/block/${esc(t.height)}?chain=${encodeURIComponent(chainId)}">${esc(t.height)}</a></td><td>${esc(kind)}</td><td>${r.code ? `<span class="err">failed (code ${esc(r.code)})</span>` : '<span class="ok">success</span>'}</td></tr>`;
+}
+
+/** An account: its balances on every chain that takes the address's form, its nonce and code, its recent txs. */
+async function accountPage(input) {
+  const a = parseAddress(input);
+  if (!a) throw new Error(`${input} is not an address: expected 0x hex, bech32 (${[...new Set(state.config.chains.map((c) => c.bech32_prefix).filter(Boolean))].map((p) => `${p}1…`).join(', ')}) or a base58 Solana public key`);
+  const faces = state.config.chains.filter((c) => takes(c, a));
+  if (faces.length === 0) throw new Error(`no chain of this network takes the address ${input}`);
+  // The faces of each chain holding this account (an EVM chain's Cosmos and EVM faces: one account).
+  // 0x and bech32 are the same 20 bytes on a chain whose faces take both: all of its faces are in.
+  const sameBytes = (c) => a.bytes && c.address_forms.includes('hex') && faces.some((f) => f.account === c.account && f.address_forms.includes('hex'));
+  const groups = new Map();
   for (const c of state.config.chains) {
-    const ok = c.chain_type === 'svm' ? /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(addr) : !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(addr) || addr.startsWith('0x');
-    if (ok) chains[c.chain_id] = { address: addr, denoms: [] };
+    if (!faces.some((f) => f.account === c.account) || !(takes(c, a) || sameBytes(c))) continue;
+    if (!groups.has(c.account)) groups.set(c.account, []);
+    groups.get(c.account).push(c);
   }
-  const r = await fetch('/v2/info/balances', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chains }) }).then((x) => x.json()).catch(() => null);
-  if (r && r.chains) for (const [id, c] of Object.entries(r.chains)) for (const [denom, d] of Object.entries(c.denoms)) rows.push([`balance on ${id}`, d.error ? `<span class="err">${esc(d.error.message)}</span>` : `${esc(d.formatted_amount)} ${esc(denom)}`]);
-  view.innerHTML = table('Account', rows, 'wide');
+  const sections = [];
+  for (const group of groups.values()) {
+    const cosmos = group.find((c) => c.chain_type === 'cosmos');
+    const name = group[0].pretty_name.replace(/ EVM$/, '');
+    const rows = [];
+    const forms = new Set(group.map((c) => addressOn(c, a, input)));
+    if (cosmos && a.bytes) forms.add(bech32Encode(cosmos.bech32_prefix, a.bytes));
+    rows.push(['address', [...forms].map(code).join('<br>')]);
+    const chains = {};
+    for (const c of group) { const denoms = denomsOf(c, group); if (denoms.length || c.chain_type !== 'evm') chains[c.chain_id] = { address: addressOn(c, a, input), denoms }; }
+    const r = await fetch('/v2/info/balances', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chains }) }).then((x) => x.json()).catch((e) => ({ message: e.message }));
+    if (!r.chains) rows.push(['balances', `<span class="err">${esc(r.message || 'unavailable')}</span>`]);
+    for (const [id, c] of Object.entries(r.chains || {})) {
+      for (const [denom, d] of Object.entries(c.denoms)) {
+        if (d.error) { rows.push([denom, `<span class="err">${esc(d.error.message)}</span>`]); continue; }
+        if (d.amount === '0' && (denom.startsWith('ibc/') || /0x|^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(denom))) continue; // tokens it holds none of
+        const u = unitOf(id, denom) || (typeof d.decimals === 'number' ? { symbol: denom, decimals: d.decimals } : undefined);
+        const what = denom.startsWith('ibc/') ? 'balance (IBC voucher)' : /0x|^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(denom) ? 'balance (token)' : 'balance';
+        // A Skip-style native denom (`solana-native`) has a real base unit name on an SVM chain.
+        const base = denom.endsWith('-native') && group.some((c) => c.chain_id === id && c.chain_type === 'svm') ? 'lamports' : denom;
+        rows.push([what, `<span class="balance">${amountHtml(d.amount, base, id, u)}</span>`]);
+      }
+    }
+    const evm = group.find((c) => c.chain_type === 'evm');
+    if (evm && a.bytes && state.config.eth && cosmos && state.config.comet_chains.some((x) => x.evm && x.chain_id === cosmos.chain_id)) {
+      const hex = hexOf(a.bytes);
+      const [nonce, codeHex] = await Promise.all([eth('eth_getTransactionCount', [hex, 'latest']), eth('eth_getCode', [hex, 'latest'])]);
+      rows.push(['nonce', esc(BigInt(nonce).toString())], ['code', codeHex === '0x' ? 'none (an account)' : `${(codeHex.length - 2) / 2} bytes (a contract)`]);
+    }
+    let txs = '';
+    if (cosmos && a.bytes) {
+      const b = bech32Encode(cosmos.bech32_prefix, a.bytes);
+      const qs = [`message.sender='${b}'`, `transfer.recipient='${b}'`];
+      if (group.some((c) => c.address_forms.includes('hex'))) { const h = hexOf(a.bytes); qs.push(`message.sender='${h}'`, `ethereum_tx.recipient='${h}'`); }
+      const list = await recentTxs(cosmos.chain_id, qs);
+      txs = `<h3>Recent txs</h3>${list.length ? `<table class="txs"><thead><tr><th>tx</th><th>block</th><th>kind</th><th>result</th></tr></thead><tbody>${list.map((t) => txRow(cosmos.chain_id, t)).join('')}</tbody></table>` : '<p class="muted">none in this node’s index</p>'}`;
+    }
+    if (a.form === 'base58' && group.some((c) => c.chain_type === 'svm') && state.config.svm) {
+      // The SVM chain's own index of the txs naming an address (confirmed: the latest slots too).
+      const sigs = await svm('getSignaturesForAddress', [input, { limit: 10, commitment: 'confirmed' }]).catch(() => null);
+      if (sigs) txs = `<h3>Recent txs</h3>${sigs.length ? `<table class="txs"><thead><tr><th>signature</th><th>slot</th><th>time</th><th>result</th></tr></thead><tbody>${sigs.map((x) => `<tr><td><a href="#/sol-tx/${esc(x.signature)}" class="mono">${esc(short(x.signature, 10))}</a></td><td>${esc(x.slot)}</td><td class="nowrap">${x.blockTime ? esc(fmtTime(new Date(x.blockTime * 1000).toISOString())) : '–'}</td><td>${x.err ? '<span class="err">failed</span>' : '<span class="ok">success</span>'}</td></tr>`).join('')}</tbody></table>` : '<p class="muted">none</p>'}`;
+    }
+    const ids = group.map((c) => c.chain_id).join(' · ');
+    sections.push(`<section class="wide account" data-chain="${esc(group[0].account)}"><h2>${esc(name)} <span class="muted">${esc(ids)}</span></h2><table><tbody>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</tbody></table>${txs}</section>`);
+  }
+  view.innerHTML = `<section class="wide"><h2>Account</h2><p>${code(input)}</p></section>` + sections.join('');
 }
 
 async function route() {
@@ -268,7 +372,7 @@ document.getElementById('search').addEventListener('submit', (ev) => {
   const q = document.getElementById('q').value.trim();
   if (/^\d+$/.test(q)) location.hash = `#/block/${q}`;
   else if (/^(0x)?[0-9a-fA-F]{64}$/.test(q)) location.hash = `#/tx/${q}`;
-  else if (BASE58.test(q) && q.length > 44) location.hash = `#/sol-tx/${q}`;
+  else if (BASE58.test(q) && q.length > 44 && !parseAddress(q)) location.hash = `#/sol-tx/${q}`;
   else if (q) location.hash = `#/account/${encodeURIComponent(q)}`;
 });
 document.addEventListener('keydown', (ev) => { if (ev.key === '/' && document.activeElement.tagName !== 'INPUT') { ev.preventDefault(); document.getElementById('q').focus(); } });
@@ -277,8 +381,14 @@ view.addEventListener('click', async (ev) => {
   if (!b) return;
   const i = Number(b.dataset.val);
   const online = state.offline.has(i);
-  await eth('chainlet_setValidatorOnline', [i, online]);
-  if (online) state.offline.delete(i); else state.offline.add(i);
+  try {
+    // Devnet control is never proxied: the switch calls the node's own Ethereum JSON-RPC (its CORS applies).
+    await call(state.config.devnet_rpc, 'chainlet_setValidatorOnline', [i, online]);
+    if (online) state.offline.delete(i); else state.offline.add(i);
+    state.controlError = '';
+  } catch (e) {
+    state.controlError = `The node's JSON-RPC at ${state.config.devnet_rpc} refused the switch: ${e.message}`;
+  }
   renderDashboard();
 });
 window.addEventListener('hashchange', route);
@@ -390,6 +500,7 @@ async function useChain(chain) {
 
 async function start() {
   state.config = await fetch('/explorer/api/config').then((r) => r.json());
+  await loadAssets();
   const select = document.getElementById('chain');
   for (const c of state.config.comet_chains) select.append(new Option(c.chain_id, c.chain_id));
   select.addEventListener('change', () => useChain(state.config.comet_chains.find((c) => c.chain_id === select.value)));

@@ -112,6 +112,7 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
     });
     try {
       const svmChain = network.chains.find((c): c is SvmChain => c.kind === 'svm')!;
+      const hub = network.chains.find((c) => c.kind === 'hub')!;
       const payer = await createKeyPairSignerFromBytes(svmChain.ledger.devAccounts[0]!.secretKey);
       const to = await generateKeyPairSigner();
       const wire = await signedWire(payer, [getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(2_000_000_000n) })], svmChain.ledger.latestBlockhash());
@@ -123,17 +124,56 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
       await page.press('#q', 'Enter');
       await page.waitForSelector('h2:text-is("Solana tx")', { timeout: 10_000 });
       const text = await page.locator('main').innerText();
-      expect(text).toContain('5000 lamports');
+      // Display units, the base amount on hover.
+      expect(text).toContain('0.000005 SOL');
+      expect(await page.locator('main .amount[title="5000 lamports"]').count()).toBe(1);
       expect(text).toContain('success');
       await page.screenshot({ path: join(artifacts, 'explorer-solana-tx.png'), fullPage: true });
       await page.fill('#q', to.address);
       await page.press('#q', 'Enter');
-      await page.waitForSelector('h2:text-is("Account")', { timeout: 10_000 });
+      await page.waitForSelector('.account .balance', { timeout: 10_000 });
       expect(await page.locator('main').innerText()).toContain('2 SOL');
+
+      // Every address form shows the account: its balances, in display units, on each chain that takes that form.
+      const evmAccount = network.evm!.accounts[1]!.address;
+      const bech = toBech32('chainlet', Buffer.from(evmAccount.slice(2), 'hex'));
+      const hubWallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
+      const hubAddress = (await hubWallet.getAccounts())[0]!.address;
+      const solAddress = payer.address;
+      const account = async (addr: string) => {
+        await page.goto('about:blank');
+        await page.goto(`${network.urls.routing}/explorer/#/account/${addr}`);
+        await page.waitForSelector('.account .balance', { timeout: 10_000 });
+        const sections = page.locator('section.account');
+        return {
+          chains: await sections.evaluateAll((xs) => xs.map((x) => x.getAttribute('data-chain'))),
+          text: await page.locator('main').innerText(),
+          titles: await page.locator('.account .balance .amount').evaluateAll((xs) => xs.map((x) => x.getAttribute('title'))),
+        };
+      };
+      for (const addr of [evmAccount, bech]) {
+        const a = await account(addr);
+        expect(a.chains).toEqual([network.evm!.chainId]); // the EVM chain's two faces: one account
+        expect(a.text).toContain('10,000 CHAINLET');
+        expect(a.titles).toContain('10000000000000000000000 achainlet');
+        expect(a.text).toContain(bech);
+        expect(a.text.toLowerCase()).toContain(evmAccount.toLowerCase());
+        expect(a.text).toContain('nonce');
+      }
+      const onHub = await account(hubAddress);
+      expect(onHub.chains).toEqual([hub.chainId]);
+      expect(onHub.text).not.toContain('Invalid pubkey');
+      expect(onHub.text).toMatch(/[\d,.]+ HUB/);
+      expect(onHub.titles.some((t) => /^\d+ uhub$/.test(t ?? ''))).toBe(true);
+      const onSvm = await account(solAddress);
+      expect(onSvm.chains).toEqual([svmChain.chainId]);
+      expect(onSvm.text).toMatch(/[\d,.]+ SOL/);
+      expect(onSvm.titles.some((t) => /^\d+ lamports$/.test(t ?? ''))).toBe(true);
+      expect(await page.locator(`.account a[href="#/sol-tx/${rec.signature}"]`).count()).toBe(1); // its recent txs
+      await page.screenshot({ path: join(artifacts, 'explorer-account.png'), fullPage: true });
       // The hub chain: its own blocks, consensus and validators, live.
       await page.goto(`${network.urls.routing}/explorer/#/`);
       await page.waitForSelector('#live.ok');
-      const hub = network.chains.find((c) => c.kind === 'hub')!;
       const hubHead = async () => ((await (await fetch(`${hub.urls.rpc}/block`)).json()) as { result: { block_id: { hash: string } } }).result.block_id.hash.slice(0, 8);
       await page.selectOption('#chain', 'chainlethub-1');
       await page.waitForSelector(`#blocks >> text=${await hubHead()}`, { timeout: 10_000 });
@@ -196,7 +236,8 @@ describe.skipIf(!executablePath)('the IBC view of the live explorer in headless 
     await pending.waitFor({ timeout: 15_000 });
     expect(await pending.locator('.badge').innerText()).toBe('pending');
     const text = await pending.innerText();
-    for (const s of [hub.chainId, evm.chainId, 'channel-0', '424242', 'uhub']) expect(text).toContain(s);
+    for (const s of [hub.chainId, evm.chainId, 'channel-0', '0.424242 HUB']) expect(text).toContain(s);
+    expect(await pending.locator('.amount').getAttribute('title')).toBe('424242 uhub');
     const sendHref = `#/tx/${sent.hash}?chain=${encodeURIComponent(hub.chainId)}`;
     expect(await pending.locator('a[data-tx="send"]').getAttribute('href')).toBe(sendHref);
     expect(await pending.locator('a[data-tx="receive"], a[data-tx="acknowledge"], a[data-tx="timeout"]').count()).toBe(0);
@@ -220,6 +261,7 @@ describe.skipIf(!executablePath)('the IBC view of the live explorer in headless 
     expect(await done.locator('a[data-tx="receive"]').getAttribute('href')).toMatch(new RegExp(`^#/tx/[0-9A-F]{64}\\?chain=${evm.chainId}$`));
     expect(await done.locator('a[data-tx="acknowledge"]').getAttribute('href')).toMatch(new RegExp(`^#/tx/[0-9A-F]{64}\\?chain=${hub.chainId}$`));
     expect(await done.locator('a[data-tx="timeout"]').count()).toBe(0);
+    const receiveHref = await done.locator('a[data-tx="receive"]').getAttribute('href');
     // A receiver the EVM chain rejects: an error acknowledgement, the transfer failed with its error.
     const bad = await transfer('not-an-address', '4343');
     client.disconnect();
@@ -245,5 +287,28 @@ describe.skipIf(!executablePath)('the IBC view of the live explorer in headless 
     expect(hubTx).toContain(sent.hash);
     expect(hubTx).toContain('send_packet');
     expect(await page.inputValue('#chain')).toBe(hub.chainId);
+
+    // The hub tx's explorer_link page: it names the hub, and has no Ethereum hash row (the hub has no EVM face).
+    await page.goto(`${network.urls.routing}/explorer/tx/${sent.hash}`);
+    expect(await page.locator('p.chain').innerText()).toBe(`Chainlet Hub · ${hub.chainId}`);
+    expect(await page.locator('th', { hasText: 'Ethereum hash' }).count()).toBe(0);
+    expect(await page.locator('th', { hasText: 'Tx hash' }).count()).toBe(1);
+    expect(await page.locator('body').innerText()).not.toContain('EVM chain');
+    await page.screenshot({ path: join(artifacts, 'explorer-hub-tx.png'), fullPage: true });
+    // The relayer's receive tx on the EVM chain is a Cosmos tx: the EVM chain is named, no Ethereum hash either.
+    await page.goto(`${network.urls.routing}/explorer/tx/${receiveHref!.slice('#/tx/'.length).split('?')[0]}`);
+    expect(await page.locator('p.chain').innerText()).toContain(evm.chainId);
+    expect(await page.locator('th', { hasText: 'Ethereum hash' }).count()).toBe(0);
+
+    // The receiver's account page: the voucher in display units, and the receive tx among its recent txs.
+    await page.goto(`${network.urls.routing}/explorer/#/account/${receiver}`);
+    await page.waitForSelector('.account .balance', { timeout: 10_000 });
+    expect(await page.locator('main').innerText()).toContain('0.425242 HUB');
+    expect(await page.locator(`.account a[href="${receiveHref}"]`).count()).toBe(1);
+    // The sender's, on the hub: its send tx.
+    await page.goto('about:blank');
+    await page.goto(`${network.urls.routing}/explorer/#/account/${from!.address}`);
+    await page.waitForSelector('.account .balance', { timeout: 10_000 });
+    expect(await page.locator(`.account a[href="${sendHref}"]`).count()).toBe(1);
   }, 90_000);
 });

@@ -1,7 +1,10 @@
 /**
  * GET /explorer/tx/<hash>: the page `explorer_link` points to. A minimal, readable HTML page with
  * the tx (hashes, from, to, value, nonce, gas), its block (height, hash, time) and its result
- * (code, log, gas used, events). Either hash form works. All text is HTML-escaped.
+ * (code, log, gas used, events). Either hash form works. The page names the chain the tx is on and
+ * shows only the rows that chain has (an Ethereum hash on a chain with an EVM face only); amounts
+ * are in display units with the base amount on hover, times in the live explorer's one format.
+ * All text is HTML-escaped.
  */
 import { formatAmount } from './amount.js';
 import type { Reply, RouteContext } from './context.js';
@@ -15,11 +18,35 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-type Row = [label: string, value: string];
+/** A cell's text, or a text with a hover title (an amount in display units, its base amount). */
+type Cell = string | { text: string; title: string };
+type Row = [label: string, value: Cell];
+
+function cell(v: Cell): string {
+  return typeof v === 'string' ? `<code>${escapeHtml(v)}</code>` : `<code title="${escapeHtml(v.title)}">${escapeHtml(v.text)}</code>`;
+}
 
 function table(title: string, rows: Row[]): string {
-  const body = rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td><code>${escapeHtml(v)}</code></td></tr>`).join('\n');
+  const body = rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${cell(v)}</td></tr>`).join('\n');
   return `<section><h2>${escapeHtml(title)}</h2><table>\n${body}\n</table></section>`;
+}
+
+/** The chain a page is about: its name and ids (the EVM chain id only where the chain has that face). */
+function chainLine(c: { prettyName: string; cosmosChainId: string; evmChainId: string }): string {
+  return [c.prettyName, c.cosmosChainId, ...(c.evmChainId ? [`EVM chain ${c.evmChainId}`] : [])].filter(Boolean).join(' · ');
+}
+
+/** `2026-11-28T07:01:20.930123456Z` → `2026-11-28 07:01:20.930 UTC`: the live explorer's one time format. */
+export function formatTime(rfc3339: string): string {
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(rfc3339);
+  return m ? `${m[1]} ${m[2]}.${`${m[3] ?? ''}000`.slice(0, 3)} UTC` : rfc3339;
+}
+
+/** `amount` in display units (decimals, no trailing zeros), the base amount and denom on hover. */
+export function displayAmount(amount: bigint, decimals: number, symbol: string, denom: string): Cell {
+  const [whole, frac = ''] = formatAmount(amount, decimals).split('.');
+  const trimmed = frac.replace(/0+$/, '');
+  return { text: `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${trimmed ? `.${trimmed}` : ''} ${symbol}`, title: `${amount} ${denom}` };
 }
 
 export function page(ctx: RouteContext, title: string, sections: string[], rc: RoutingChain | undefined = ctx.env.chains[0]): string {
@@ -34,7 +61,7 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:t
 th{width:11em;color:#57606a;font-weight:500}code{word-break:break-all}.ok{color:#1a7f37}.err{color:#cf222e}
 </style></head>
 <body><header><img src="${LOGO_PATH}" alt=""><h1>${escapeHtml(title)}</h1></header>
-<p>${escapeHtml(c.prettyName)} · ${escapeHtml(c.cosmosChainId)} · EVM chain ${escapeHtml(c.evmChainId)}</p>
+<p class="chain">${escapeHtml(chainLine(c))}</p>
 ${sections.join('\n')}
 </body></html>
 `;
@@ -46,15 +73,21 @@ function created(f: FoundTx): string | undefined {
   return e?.attributes.find((a) => a.key === 'recipient')?.value;
 }
 
+/** A chain of slots (an SVM chain): no CometBFT hashes, indexes in block or proposers. */
+const isSvm = (rc: RoutingChain): boolean => rc.face(rc.chain.cosmosChainId) === 'svm';
+
 function txRows(rc: RoutingChain, cometHash: Uint8Array, ethHash: Uint8Array | undefined, f?: FoundTx, p?: PooledTx): Row[] {
   const c = rc.chain;
-  const rows: Row[] = [['Tx hash', toHexUpper(cometHash)]];
-  if (ethHash) rows.push(['Ethereum hash', `0x${toHex(ethHash)}`]);
+  // Each chain writes its hash its own way (an SVM chain: a base58 signature); only a chain with an EVM face has Ethereum hashes.
+  const rows: Row[] = [[isSvm(rc) ? 'Signature' : 'Tx hash', rc.displayHash ? rc.displayHash(cometHash) : toHexUpper(cometHash)]];
+  // (A Cosmos tx on the EVM chain, the relayer's say, has no Ethereum hash either: `f.eth` marks an Ethereum tx.)
+  if (ethHash && c.evmChainId !== '' && (f ? f.eth !== undefined : true)) rows.push(['Ethereum hash', `0x${toHex(ethHash)}`]);
   if (f?.eth) {
     rows.push(
       ['From', f.eth.from],
       ['To', f.eth.to ?? `(contract creation${created(f) ? `: ${created(f)}` : ''})`],
-      ['Value', `${formatAmount(f.eth.value, c.decimals)} ${c.displayDenom} (${f.eth.value} ${c.denom})`],
+      // The symbol /v2/fungible/assets gives the native asset (nativeAsset in assets.ts).
+      ['Value', displayAmount(f.eth.value, c.decimals, c.displayDenom.toUpperCase(), c.denom)],
       ['Nonce', f.eth.nonce.toString()],
       ['Gas limit', f.eth.gasLimit.toString()],
       ['Type', String(f.eth.type)],
@@ -69,8 +102,13 @@ function txRows(rc: RoutingChain, cometHash: Uint8Array, ethHash: Uint8Array | u
 
 async function foundPage(ctx: RouteContext, rc: RoutingChain, f: FoundTx): Promise<string> {
   const block = await rc.block(f.height);
-  const blockRows: Row[] = [['Height', String(f.height)], ['Index in block', String(f.index)]];
-  if (block) blockRows.push(['Block hash', toHexUpper(block.hash)], ['Time', block.time], ['Txs in block', String(block.numTxs)], ['Proposer', toHexUpper(block.proposer)]);
+  const slots = isSvm(rc);
+  const blockRows: Row[] = [[slots ? 'Slot' : 'Height', String(f.height)]];
+  if (!slots) blockRows.push(['Index in block', String(f.index)]);
+  if (block) {
+    blockRows.push([slots ? 'Blockhash' : 'Block hash', rc.displayHash ? rc.displayHash(block.hash) : toHexUpper(block.hash)], ['Time', formatTime(block.time)], ['Txs in block', String(block.numTxs)]);
+    if (block.proposer.length > 0) blockRows.push(['Proposer', toHexUpper(block.proposer)]);
+  }
   const o = f.outcome;
   const status = !o ? 'result pending' : o.ok ? 'success' : 'failed';
   const resultRows: Row[] = [['Status', status]];

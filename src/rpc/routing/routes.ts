@@ -35,7 +35,8 @@ import {
 } from './decode.js';
 import { handleExplorerTx } from './explorer.js';
 import { decodeMsgsBody, decodeMsgsDirectBody, decodeRouteBody, handleMsgs, handleMsgsDirect, handleRoute } from './fungible-route.js';
-import { EXPLORER_APP_PATH, handleExplorerApp, handleExplorerComet, handleExplorerConfig, handleExplorerEth, handleExplorerIbc, handleExplorerMempool, handleExplorerScript, handleExplorerSvm, handleExplorerStyle } from './explorer-app.js';
+import { EXPLORER_APP_PATH, handleExplorerApp, handleExplorerConfig, handleExplorerFormat, handleExplorerIbc, handleExplorerMempool, handleExplorerScript, handleExplorerStyle } from './explorer-app.js';
+import { decodeProxyRequest, handleExplorerComet, handleExplorerEth, handleExplorerSvm } from './explorer-proxy.js';
 import { handleLogo } from './logo.js';
 import { EXPLORER_PREFIX, handleStatus, handleSubmit, handleTrack } from './tx.js';
 
@@ -52,6 +53,8 @@ export interface RouteDef<P = unknown> {
   readonly limited: boolean;
   /** How errors are rendered. */
   readonly format: 'json' | 'html';
+  /** The handler reads the raw body and headers (decode gets `rawBody`); the server does not parse it. */
+  readonly rawBody?: boolean;
   decode(input: RequestInput): P;
   handle(ctx: RouteContext, params: P): Promise<Reply>;
 }
@@ -91,13 +94,14 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   }),
   route({ method: 'GET', path: EXPLORER_APP_PATH, summary: 'The live explorer', api: false, limited: false, format: 'html', decode: decodeNothing, handle: handleExplorerApp }),
   route({ method: 'GET', path: '/explorer/app.js', summary: 'The live explorer’s script', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerScript }),
+  route({ method: 'GET', path: '/explorer/format.js', summary: 'The live explorer’s formatting module (amounts, times, address forms)', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerFormat }),
   route({ method: 'GET', path: '/explorer/style.css', summary: 'The live explorer’s style sheet', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerStyle }),
   route({ method: 'GET', path: '/explorer/api/config', summary: 'What the live explorer shows and where it subscribes', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerConfig }),
-  route({ method: 'POST', path: '/explorer/api/comet', summary: 'The chain’s CometBFT JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body, chain: i.query.get('chain') }), handle: handleExplorerComet }),
-  route({ method: 'POST', path: '/explorer/api/eth', summary: 'The chain’s Ethereum JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body }), handle: handleExplorerEth }),
+  route({ method: 'POST', path: '/explorer/api/comet', summary: 'The chain’s CometBFT JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, decode: decodeProxyRequest, handle: handleExplorerComet }),
+  route({ method: 'POST', path: '/explorer/api/eth', summary: 'The chain’s Ethereum JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, decode: decodeProxyRequest, handle: handleExplorerEth }),
   route({ method: 'GET', path: '/explorer/api/mempool', summary: 'The mempool per sender (pending and queued), for the explorer', api: false, limited: true, format: 'json', decode: decodeNothing, handle: handleExplorerMempool }),
   route({ method: 'GET', path: '/explorer/api/ibc', summary: 'The latest IBC transfers with their packets’ txs and state, for the explorer', api: false, limited: true, format: 'json', decode: decodeNothing, handle: handleExplorerIbc }),
-  route({ method: 'POST', path: '/explorer/api/svm', summary: 'The SVM chain’s Solana JSON-RPC, for the explorer', api: false, limited: true, format: 'json', decode: (i: RequestInput) => ({ body: i.body }), handle: handleExplorerSvm }),
+  route({ method: 'POST', path: '/explorer/api/svm', summary: 'The SVM chain’s Solana JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, decode: decodeProxyRequest, handle: handleExplorerSvm }),
   route({ method: 'GET', path: LOGO_PATH, summary: 'Chain logo', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleLogo }),
   route({ method: 'GET', path: '/', summary: 'This list of endpoints', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleIndex }),
 ]);
