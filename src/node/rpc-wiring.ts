@@ -31,7 +31,7 @@ import { ethermintFace, ethermintRecords } from '../rpc/routing/chains.js';
 import { ethermintNativeAssets, storeVouchers, tokenAsset } from '../rpc/routing/assets.js';
 import { Erc20Tokens } from '../rpc/routing/erc20-tokens.js';
 import type { TxOutcome } from '../rpc/routing/tx-status.js';
-import { readErc20 } from '../rpc/routing/erc20-read.js';
+import { readErc20, type ContractCalls } from '../rpc/routing/erc20-read.js';
 import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type RoutingApi } from '../rpc/routing/server.js';
 import { monotonicMs } from '../rpc/routing/token-bucket.js';
 import { formatRfc3339Nano } from '../types/time.js';
@@ -97,6 +97,7 @@ export function cometEnvFromNode(node: CometChainSource): CometEnv {
       size: () => i.mempool.size(),
       sizeBytes: () => i.mempool.sizeBytes(),
       flush: () => i.mempool.flush(),
+      hasQueued: () => i.mempool.hasQueued(),
       limits: node.config.mempool,
     },
     eventBus: i.eventBus,
@@ -214,7 +215,7 @@ export function ethEnvOf(parts: EthEnvParts): EthEnv {
     view,
     txpool,
     signers,
-    calls: new CallService(new CallExecutor(view), { gasCap: config.gasCap, timeoutMs: config.evmTimeoutMs }),
+    calls: callServiceOf(view, config),
     filters: new FilterRegistry(view, txpool, { timeoutMs: config.filterTimeoutMs, cap: config.filterCap }),
     clientVersion: clientVersion(config, parts.devnet),
     logger: parts.logger.child({ module: 'eth-rpc' }),
@@ -231,6 +232,11 @@ export function ethEnvOf(parts: EthEnvParts): EthEnv {
       };
     },
   };
+}
+
+/** The calls of a chain (eth_call and what runs like it), bounded by `[json-rpc] gas-cap` and `evm-timeout`. */
+export function callServiceOf(view: EvmView, config: Pick<JsonRpcConfig, 'gasCap' | 'evmTimeoutMs'>): CallService {
+  return new CallService(new CallExecutor(view), { gasCap: config.gasCap, timeoutMs: config.evmTimeoutMs });
 }
 
 export function createNamespaceServices(node: ChainletNode): NamespaceServices {
@@ -308,13 +314,18 @@ export function networkRoutingEnv(host: ChainletNode, nodes: readonly ChainletNo
 
 /** The routing adapter of an EVM chain (its Cosmos and EVM faces). */
 export function evmRoutingChain(node: ChainletNode): RoutingChain {
-  const { app, mempool, txIndexer, blockStore } = node.internals;
+  const { app, mempool, txIndexer, blockStore, devnet } = node.internals;
+  // eth_call's path and limits; a devnet edit (setCode, revert…) drops its memoised state, as for eth_call.
+  const calls = callServiceOf(app.evm, node.config.jsonRpc);
+  const offChange = devnet.onChange(() => calls.executor.forget());
   return evmRoutingChainOf({
     chainId: node.chainId,
     evmChainId: node.evmChainId,
     appState: node.genesis.appState,
     app,
     erc20Tokens: node.config.routing.erc20Tokens,
+    calls,
+    stop: () => void offChange(),
     checkTx: (tx) => mempool.checkTx(tx),
     pooledTx(hash) {
       const t = mempool.get(hash);
@@ -338,6 +349,10 @@ export interface EvmRoutingParts {
   app: AppConnQuery & { readonly evm: EvmView; ibcStore?(): IbcStore };
   /** `[routing] erc20-tokens`: ERC20 contracts listed by /v2/fungible/assets besides those seen on chain. */
   erc20Tokens?: readonly string[];
+  /** ERC20 reads: the chain's calls, as eth_call runs them (gas cap, EVM timeout). */
+  calls: ContractCalls;
+  /** Called when the routing API stops: drops what the parts subscribed to. */
+  stop?(): void;
   checkTx(tx: Uint8Array): Promise<ResponseCheckTx>;
   pooledTx(hash: Uint8Array): PooledTx | undefined;
   /** A committed tx by its CometBFT hash; undefined: the chain indexes no txs. */
@@ -363,7 +378,7 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
     isTestnet: true,
   });
   // The registered ERC20s, and those whose Transfer logs committed blocks carry from now on.
-  const erc20s = new Erc20Tokens(parts.erc20Tokens ?? [], evm.common, () => evm.stateAt(evm.latestHeight()));
+  const erc20s = new Erc20Tokens(parts.erc20Tokens ?? [], parts.calls, () => evm.stateAt(evm.latestHeight()));
   const offBlock = evm.onBlock((_block, receipts) => erc20s.observe(receipts));
 
   async function ethDetails(ethHash: Uint8Array): Promise<{ height: number; index: number; eth: EthTxSummary; raw: Uint8Array } | undefined> {
@@ -406,7 +421,10 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
       return [...ethermintNativeAssets(chain), ...tokens, ...(app.ibcStore ? storeVouchers(app.ibcStore(), chain.cosmosChainId) : [])];
     },
     start: () => erc20s.check(),
-    stop: () => void offBlock(),
+    stop: () => {
+      offBlock();
+      parts.stop?.();
+    },
     async nativeBalance(address) {
       const res = await app.query({ path: `/evm/balance/0x${toHex(address)}`, data: new Uint8Array(0), height: 0, prove: false });
       if (res.code !== 0 || !res.value) throw new Error(`balance query failed: ${res.log}`);
@@ -414,10 +432,7 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
       return BigInt(body.balance);
     },
 
-    async erc20Balance(contract, holder, denom) {
-      const state = await evm.stateAt(evm.latestHeight());
-      return readErc20(evm.common, state, contract, holder, denom);
-    },
+    erc20Balance: (contract, holder, denom) => readErc20(parts.calls, contract, holder, denom),
 
     checkTx: (tx) => parts.checkTx(tx),
 

@@ -7,13 +7,13 @@
  * events, and a copy keeps those listeners off the shared one (they go away with the VM).
  */
 import { createBlock, type Block } from '@ethereumjs/block';
-import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, createContractAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { Ics20Context } from '../../ibc/ics20-precompile.js';
-import { createChainVm } from '../evm-runtime.js';
+import { createChainVm, ViewBlockHashes } from '../evm-runtime.js';
 import type { EvmBlock, EvmView } from '../evm-view.js';
 import { UNLIMITED_BLOCK_GAS } from '../fee-market.js';
 import { TracerBinding } from './attach-tracer.js';
@@ -21,19 +21,6 @@ import type { Tracer } from './types.js';
 import { gethErrorText } from './vm-errors.js';
 
 const ZERO32 = new Uint8Array(32);
-
-/** BLOCKHASH reads the chain's (CometBFT) block hashes through the view; zero when unknown. */
-class ViewBlockHashes implements EVMMockBlockchainInterface {
-  constructor(private readonly view: EvmView) {}
-  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
-    const hash = (await this.view.getBlock(height))?.hash ?? ZERO32;
-    return { hash: () => hash };
-  }
-  async putBlock(): Promise<void> {}
-  shallowCopy(): EVMMockBlockchainInterface {
-    return this;
-  }
-}
 
 export interface TraceVm {
   vm: VM;

@@ -113,6 +113,8 @@ export async function startCometFront(opts: CometFrontOptions): Promise<CometFro
         appState: home.genesis.appState,
         app,
         erc20Tokens: config.routing.erc20Tokens,
+        // The ERC20 reads share eth_call's call service (its limits, its EVMs).
+        calls: env.calls,
         checkTx: (tx) => txpool.submit(tx),
         pooledTx: (hash) => txpool.pooled(hash),
         indexedTx: (hash) => comet.tx(hash),

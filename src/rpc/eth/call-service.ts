@@ -48,6 +48,9 @@ export function feesOf(args: TxArgs, baseFee: bigint): { gasPrice: bigint; feeCa
   return { gasPrice: price, feeCap, tip: price - baseFee };
 }
 
+/** One read-only call's outcome (`readContract`): its return data, or geth's text for its failure. */
+export type ContractRead = { returnValue: Uint8Array } | { error: string; timedOut: boolean };
+
 export class CallService {
   constructor(
     readonly executor: CallExecutor,
@@ -110,6 +113,33 @@ export class CallService {
         list = next;
       }
       throw new ServerError('access list did not converge');
+    });
+  }
+
+  /**
+   * Read-only calls to the contract at `to` on the latest state, each as eth_call makes it (from
+   * the zero address, gas from the cap) on a fresh overlay, under one `evm-timeout` for them all:
+   * what in-process readers use (the routing API's ERC-20 reads). A failure is geth's text (a
+   * revert, a halt, the timeout); undefined when `to` holds no code.
+   */
+  async readContract(to: Uint8Array, inputs: readonly Uint8Array[]): Promise<ContractRead[] | undefined> {
+    const address = new Address(to);
+    return this.executor.run({ height: this.executor.view.latestHeight() }, async (state, block, evm) => {
+      if ((await state.getCode(address)).length === 0) return undefined;
+      const gas = this.defaultGas({}, block);
+      const deadline = this.deadline();
+      const out: ContractRead[] = [];
+      for (const input of inputs) {
+        try {
+          const r = await this.exec(evm, state.shallowCopy(), block, this.message({ to: address, input }, block, gas), {}, deadline);
+          out.push(r.status === 'success' ? { returnValue: r.returnValue } : { error: r.status === 'revert' ? revertText(r.returnValue) : (r.error ?? 'execution failed'), timedOut: false });
+        } catch (e) {
+          if (!(e instanceof ServerError)) throw e;
+          // exec's text for EvmTimeoutError, and no other error's.
+          out.push({ error: e.message, timedOut: e.message === GethText.evmTimeout(this.limits.timeoutMs) });
+        }
+      }
+      return out;
     });
   }
 

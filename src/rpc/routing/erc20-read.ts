@@ -1,12 +1,10 @@
 /**
- * ERC20 reads through the EVM, as static calls on an independent copy of the latest state, so
- * nothing reaches the chain: `balanceOf(holder)` and `decimals()` for the balances endpoint;
- * `decimals()`, `symbol()` and `name()` for the asset list. Also what an ERC20 `Transfer` log
- * looks like, to spot the tokens a chain's blocks move.
+ * ERC20 reads as eth_call makes them (the chain's call service, reached through `ContractCalls`)
+ * on the latest state, so nothing reaches the chain and `[json-rpc] gas-cap` and `evm-timeout`
+ * bound them: `balanceOf(holder)` and `decimals()` for the balances endpoint; `decimals()`,
+ * `symbol()` and `name()` for the asset list. Also what an ERC20 `Transfer` log looks like, to spot
+ * the tokens a chain's blocks move.
  */
-import type { Common } from '@ethereumjs/common';
-import { createEVM, type EVM } from '@ethereumjs/evm';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import { bytesEqual, concatBytes } from '../../crypto/encoding.js';
 import { keccak256 } from '../../crypto/keccak.js';
@@ -16,8 +14,6 @@ const BALANCE_OF = Uint8Array.from([0x70, 0xa0, 0x82, 0x31]);
 const DECIMALS = Uint8Array.from([0x31, 0x3c, 0xe5, 0x67]);
 const SYMBOL = Uint8Array.from([0x95, 0xd8, 0x9b, 0x41]);
 const NAME = Uint8Array.from([0x06, 0xfd, 0xde, 0x03]);
-/** Ample for any honest view function; bounds a hostile one. */
-const CALL_GAS = 2_000_000n;
 /** Longer names and symbols are not metadata anyone displays. */
 const MAX_STRING_BYTES = 256;
 
@@ -44,9 +40,28 @@ export interface Erc20Metadata {
   name: string | null;
 }
 
+/** A read-only call's outcome: its return data, or why it failed (geth's text: a revert, a halt, the timeout). */
+export type ContractCallResult = { returnValue: Uint8Array } | { error: string; timedOut?: boolean };
+
+/**
+ * Read-only calls to one contract on a chain's latest state, as eth_call makes them (from the zero
+ * address, gas from `[json-rpc] gas-cap`), with one `evm-timeout` for the whole batch. Undefined
+ * when the address holds no code.
+ */
+export interface ContractCalls {
+  readContract(to: Uint8Array, inputs: readonly Uint8Array[]): Promise<ContractCallResult[] | undefined>;
+}
+
 /** A read that failed; `message` says which call and why. */
 export class Erc20ReadError extends Error {
   override name = 'Erc20ReadError';
+  constructor(
+    message: string,
+    /** It ran into `evm-timeout`. */
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
 }
 
 function word(bytes: Uint8Array): bigint {
@@ -55,24 +70,23 @@ function word(bytes: Uint8Array): bigint {
   return v;
 }
 
-/** The return data of a static call; a failed call or one that answers less than a word throws. */
-async function call(evm: EVM, to: Address, data: Uint8Array, what: string): Promise<Uint8Array> {
-  const res = await evm.runCall({ to, data, gasLimit: CALL_GAS, isStatic: true });
-  const err = res.execResult.exceptionError;
-  if (err) throw new Erc20ReadError(`${what} failed on ${to.toString()}: ${err.error}`);
-  const out = res.execResult.returnValue;
+/** The return data of a call; a failed call or one that answers less than a word throws. */
+function output(res: ContractCallResult, to: Address, what: string): Uint8Array {
+  if ('error' in res) throw new Erc20ReadError(`${what} failed on ${to.toString()}: ${res.error}`, res.timedOut === true);
+  const out = res.returnValue;
   if (out.length < 32) throw new Erc20ReadError(`${to.toString()} is not an ERC20 contract (${what} returned ${out.length} bytes)`);
   return out;
 }
 
-async function evmAt(common: Common, state: MerkleStateManager, to: Address): Promise<EVM> {
-  const code = await state.getCode(to);
-  if (code.length === 0) throw new Erc20ReadError(`no contract at ${to.toString()}`);
-  return createEVM({ common, stateManager: state });
+/** The calls' outcomes, in order; no code at `to` throws. */
+async function readAll(calls: ContractCalls, to: Address, inputs: readonly Uint8Array[]): Promise<ContractCallResult[]> {
+  const res = await calls.readContract(to.bytes, inputs);
+  if (res === undefined) throw new Erc20ReadError(`no contract at ${to.toString()}`);
+  return res;
 }
 
-async function decimalsOf(evm: EVM, to: Address): Promise<number> {
-  const decimals = word((await call(evm, to, DECIMALS, 'decimals')).subarray(0, 32));
+function decimalsOf(res: ContractCallResult, to: Address): number {
+  const decimals = word(output(res, to, 'decimals').subarray(0, 32));
   if (decimals > 255n) throw new Erc20ReadError(`${to.toString()} reports ${decimals} decimals`);
   return Number(decimals);
 }
@@ -100,24 +114,23 @@ export function decodeErc20String(out: Uint8Array): string | undefined {
   return s === '' ? undefined : s;
 }
 
-async function stringOf(evm: EVM, to: Address, selector: Uint8Array, what: string): Promise<string | null> {
+function stringOf(res: ContractCallResult, to: Address, what: string): string | null {
   try {
-    return decodeErc20String(await call(evm, to, selector, what)) ?? null;
+    return decodeErc20String(output(res, to, what)) ?? null;
   } catch (err) {
     if (err instanceof Erc20ReadError) return null;
     throw err;
   }
 }
 
-/** Reads `holder`'s balance and the token's decimals from `state` (a copy; it is written to). */
-export async function readErc20(common: Common, state: MerkleStateManager, contract: Uint8Array, holder: Uint8Array, denom: string): Promise<Erc20Balance> {
+/** Reads `holder`'s balance and the token's decimals. */
+export async function readErc20(calls: ContractCalls, contract: Uint8Array, holder: Uint8Array, denom: string): Promise<Erc20Balance> {
   const to = new Address(contract);
   try {
-    const evm = await evmAt(common, state, to);
     const holderWord = concatBytes(new Uint8Array(12), holder);
-    const balance = word((await call(evm, to, concatBytes(BALANCE_OF, holderWord), 'balanceOf')).subarray(0, 32));
-    const decimals = await decimalsOf(evm, to);
-    return { balance, decimals };
+    const [balanceRes, decimalsRes] = await readAll(calls, to, [concatBytes(BALANCE_OF, holderWord), DECIMALS]);
+    const balance = word(output(balanceRes!, to, 'balanceOf').subarray(0, 32));
+    return { balance, decimals: decimalsOf(decimalsRes!, to) };
   } catch (err) {
     if (err instanceof Erc20ReadError) throw new DenomBalanceError(denom, err.message);
     throw err;
@@ -125,14 +138,12 @@ export async function readErc20(common: Common, state: MerkleStateManager, contr
 }
 
 /**
- * Reads a token's `decimals()`, `symbol()` and `name()` from `state` (a copy; it is written to).
- * Throws `Erc20ReadError` when there is no contract or `decimals()` fails: without decimals no
- * amount of the token can be shown, so it is not an ERC20 here. `symbol` and `name` are optional
- * in ERC20: one that fails is null.
+ * Reads a token's `decimals()`, `symbol()` and `name()`. Throws `Erc20ReadError` when there is no
+ * contract or `decimals()` fails: without decimals no amount of the token can be shown, so it is
+ * not an ERC20 here. `symbol` and `name` are optional in ERC20: one that fails is null.
  */
-export async function readErc20Metadata(common: Common, state: MerkleStateManager, contract: Uint8Array): Promise<Erc20Metadata> {
+export async function readErc20Metadata(calls: ContractCalls, contract: Uint8Array): Promise<Erc20Metadata> {
   const to = new Address(contract);
-  const evm = await evmAt(common, state, to);
-  const decimals = await decimalsOf(evm, to);
-  return { decimals, symbol: await stringOf(evm, to, SYMBOL, 'symbol'), name: await stringOf(evm, to, NAME, 'name') };
+  const [decimals, symbol, name] = await readAll(calls, to, [DECIMALS, SYMBOL, NAME]);
+  return { decimals: decimalsOf(decimals!, to), symbol: stringOf(symbol!, to, 'symbol'), name: stringOf(name!, to, 'name') };
 }

@@ -2,16 +2,16 @@
  * The ERC20s an EVM chain lists in /v2/fungible/assets: those registered in `[routing]
  * erc20-tokens` (app.toml), then those seen on chain, i.e. contracts that emitted an ERC20
  * `Transfer` log in a block committed since the routing API started (at most `MAX_SEEN_ERC20`).
- * Their decimals, symbol and name are read through the EVM (erc20-read.ts) on the latest state
- * and kept per contract code, so a listing costs one account read per token once they are known.
+ * Their decimals, symbol and name are read as eth_call reads them (erc20-read.ts: bounded by the
+ * gas cap and the EVM timeout) on the latest state and kept per contract code, so a listing costs
+ * one account read per token once they are known.
  */
-import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util';
 import type { EvmReceipt } from '../../app/evm-view.js';
 import { bytesEqual, fromHex, toHex } from '../../crypto/encoding.js';
 import { RoutingConfigError } from './errors.js';
-import { Erc20ReadError, isErc20TransferLog, readErc20Metadata, type Erc20Metadata } from './erc20-read.js';
+import { Erc20ReadError, isErc20TransferLog, readErc20Metadata, type ContractCalls, type Erc20Metadata } from './erc20-read.js';
 
 /** Contracts remembered from their Transfer logs; later ones are not listed (registered ones always are). */
 export const MAX_SEEN_ERC20 = 1000;
@@ -39,13 +39,17 @@ export interface ListedErc20 {
 export class Erc20Tokens {
   private readonly registered: readonly string[];
   private readonly seen = new Set<string>();
-  /** Per contract: what the reads gave, and its code hash then (a failed read is tried again: a proxy may be set up later). */
-  private readonly reads = new Map<string, { codeHash: string; meta: Erc20Metadata }>();
+  /**
+   * Per contract: what the reads gave, and its code hash then; `meta` undefined: they ran into
+   * `evm-timeout`, and each listing would wait that long again. Any other failed read is tried
+   * again (a proxy may be set up later).
+   */
+  private readonly reads = new Map<string, { codeHash: string; meta: Erc20Metadata | undefined }>();
 
-  /** `registered`: the configured addresses (checked by `parseErc20Tokens`); `latestState`: a copy of the latest state. */
+  /** `registered`: the configured addresses (checked by `parseErc20Tokens`); `calls`: the reads; `latestState`: a copy of the latest state. */
   constructor(
     registered: readonly string[],
-    private readonly common: Common,
+    private readonly calls: ContractCalls,
     private readonly latestState: () => Promise<MerkleStateManager>,
   ) {
     this.registered = parseErc20Tokens(registered);
@@ -78,7 +82,7 @@ export class Erc20Tokens {
       const addr = new Address(fromHex(a));
       if ((await state.getCode(addr)).length === 0) continue;
       try {
-        await readErc20Metadata(this.common, state, addr.bytes);
+        await readErc20Metadata(this.calls, addr.bytes);
       } catch (err) {
         if (!(err instanceof Erc20ReadError)) throw err;
         throw new RoutingConfigError('erc20-tokens', `${toChecksumAddress(a)} is not an ERC20 contract: ${err.message}`);
@@ -89,8 +93,9 @@ export class Erc20Tokens {
   /**
    * The registered tokens, then the seen ones, that answer the ERC20 reads on the latest state.
    * A contract whose `decimals()` fails (or no contract yet) is left out rather than listed
-   * without decimals: no amount of it could be shown; it is tried again on the next listing. A
-   * token read once is read again only when its code changed (a devnet `setCode`).
+   * without decimals: no amount of it could be shown; it is tried again on the next listing,
+   * unless its reads timed out. A token read once (or timed out) is read again only when its code
+   * changed (a devnet `setCode`).
    */
   async list(): Promise<ListedErc20[]> {
     const addresses = [...new Set([...this.registered, ...this.seen])];
@@ -104,12 +109,14 @@ export class Erc20Tokens {
       const codeHash = toHex(account.codeHash);
       const cached = this.reads.get(a);
       let meta = cached?.codeHash === codeHash ? cached.meta : undefined;
-      if (!meta) {
+      if (cached?.codeHash !== codeHash) {
         try {
-          meta = await readErc20Metadata(this.common, state, addr.bytes);
+          meta = await readErc20Metadata(this.calls, addr.bytes);
           this.reads.set(a, { codeHash, meta });
         } catch (err) {
           if (!(err instanceof Erc20ReadError)) throw err;
+          if (err.timedOut) this.reads.set(a, { codeHash, meta: undefined });
+          else this.reads.delete(a);
         }
       }
       if (meta) out.push({ address: toChecksumAddress(a), meta });

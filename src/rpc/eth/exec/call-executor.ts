@@ -1,16 +1,16 @@
 /**
  * What eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 run on: a small pool of
- * EVMs built from the chain's one Common (hooks installed once per EVM), memoised state readers
+ * EVMs built by the chain's EVM factory (app/evm-runtime.ts: its precompiles, BLOCKHASH from the
+ * stored blocks) on one copy of its Common (hooks installed once per EVM), memoised state readers
  * for recent heights, and the ethereumjs Block of each height's environment. Each execution
  * borrows an EVM for its whole run, so a call that yields (a long loop) never shares its EVM.
  *
  *   run(height, fn) ─ reader(height) ─ new OverlayState ─ acquire EVM ─ fn ─ release EVM
  */
-import { ICS20_PRECOMPILE_ADDRESS, ics20Precompile } from '../../../ibc/ics20-precompile.js';
 import { createBlock, type Block } from '@ethereumjs/block';
-import { createEVM, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import { Address } from '@ethereumjs/util';
+import { createChainEvm, ViewBlockHashes } from '../../../app/evm-runtime.js';
 import type { EvmView } from '../../../app/evm-view.js';
 import { EvmHooks } from './evm-hooks.js';
 import { OverlayState } from './overlay-state.js';
@@ -43,20 +43,6 @@ export interface PendingHeader {
 export interface ExecutionPoint {
   height: number;
   pending?: PendingHeader;
-}
-
-/** BLOCKHASH reads the CometBFT hashes through the view (zero for unknown heights). */
-class ViewBlockHashes implements EVMMockBlockchainInterface {
-  constructor(private readonly view: EvmView) {}
-  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
-    const b = await this.view.getBlock(height);
-    const hash = b?.hash ?? ZERO32;
-    return { hash: () => hash };
-  }
-  async putBlock(): Promise<void> {}
-  shallowCopy(): EVMMockBlockchainInterface {
-    return this;
-  }
 }
 
 export class CallExecutor {
@@ -159,7 +145,6 @@ export class CallExecutor {
 
   private async createEvm(): Promise<PooledEvm> {
     this.common ??= fastCommon(this.view.common);
-    // params: {} — the chain Common already holds the EVM parameters (see app/chain-common.ts).
     const ics20: NonNullable<PooledEvm['ics20']> = { active: false, caller: undefined, value: 0n, ctx: undefined, world: () => this.view.ibcCallContext?.() };
     const host = () => {
       if (!ics20.active) return undefined;
@@ -169,7 +154,7 @@ export class CallExecutor {
       }
       return ics20.ctx;
     };
-    const evm = await createEVM({ common: this.common, blockchain: this.blockHashes, params: {}, customPrecompiles: [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(host) }] });
+    const evm = await createChainEvm(this.common, this.blockHashes, host);
     return { evm, hooks: new EvmHooks(evm), ics20 };
   }
 }

@@ -33,7 +33,7 @@ export const DEBUG_ROUTES = [
   route('debug_traceTransaction', {
     params: [txHash, traceConfig],
     handler: trace.traceTransactionHandler,
-    doc: 'Replays the tx’s block up to it on the parent state and traces it: struct logger (default), `callTracer`, `prestateTracer`.',
+    doc: 'Replays the tx’s block up to it on the parent state (every tx, Cosmos ones too, as the block ran them) and traces it: struct logger (default), `callTracer`, `prestateTracer`.',
   }),
   route('debug_traceCall', {
     params: [required('transaction', 'TransactionArgs', txArgsOf), required('block', 'BlockNumberOrHash', blockNumberOrHashOf), traceConfig],
@@ -43,7 +43,7 @@ export const DEBUG_ROUTES = [
   route('debug_traceBlockByNumber', {
     params: [required('block', 'BlockNumber', blockNumberOf), traceConfig],
     handler: trace.traceBlockByNumberHandler,
-    doc: 'Traces every tx of a block: `[{ txHash, result }]` (`error` for a tx that could not be traced).',
+    doc: 'Runs the block again (Cosmos txs too) and traces every EVM tx: `[{ txHash, result }]` (`error` for a tx that could not be traced).',
   }),
   route('debug_traceBlockByHash', {
     params: [required('blockHash', 'Hash', hashOf()), traceConfig],
