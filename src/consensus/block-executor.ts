@@ -58,6 +58,9 @@ export interface BlockExecutorDeps {
 }
 
 export class BlockExecutor {
+  /** Told how long each FinalizeBlock took, in ms (CometBFT's state_block_processing_time); set by the metrics only. */
+  onFinalizeTime: ((ms: number) => void) | undefined;
+
   constructor(private readonly d: BlockExecutorDeps) {}
 
   /** Builds the proposal for `height` from the mempool through the app's PrepareProposal. */
@@ -141,6 +144,8 @@ export class BlockExecutor {
     // on a failed store: no block is committed that the indexes would silently miss.
     this.d.indexer.throwIfFailed();
     const h = block.header;
+    const observe = this.onFinalizeTime;
+    const start = observe ? performance.now() : 0;
     const res = await this.d.app.finalizeBlock({
       txs: block.data.txs,
       decidedLastCommit: commitInfo(block.lastCommit, state.lastValidators),
@@ -151,6 +156,7 @@ export class BlockExecutor {
       nextValidatorsHash: h.nextValidatorsHash,
       proposerAddress: h.proposerAddress,
     });
+    observe?.(performance.now() - start);
     if (res.txResults.length !== block.data.txs.length) {
       throw new InvalidBlockError(`expected tx results length to match size of transactions in block. Expected ${block.data.txs.length}, got ${res.txResults.length}`);
     }

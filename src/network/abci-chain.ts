@@ -15,7 +15,8 @@ import type { Subscription } from '../events/subscription.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import type { CometRpcServer } from '../rpc/comet/server.js';
 import { VERSION } from '../version.js';
-import { buildConsensusCore, openChainStores, startProduction, type Db } from '../node/chain-core.js';
+import { buildConsensusCore, chainMetrics, openChainStores, startProduction, type Db } from '../node/chain-core.js';
+import type { MetricsRegistry } from '../node/metrics.js';
 import { startCometRpc } from '../node/rpc-wiring.js';
 import { startPrometheusServer } from '../node/prometheus-server.js';
 import type { RunningServer } from '../rpc/transport/index.js';
@@ -35,6 +36,8 @@ export interface AbciChainOptions<App extends Application> {
   logger?: Logger;
   /** Called last at stop (the app's own close). */
   closeApp?: () => Promise<void> | void;
+  /** A network's one metrics registry: the chain reports there and serves no `/metrics` of its own. */
+  metrics?: MetricsRegistry;
 }
 
 export interface AbciChain<App extends Application = Application> {
@@ -74,8 +77,8 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
 
   const internals = { app, mempool, eventBus, blockStore: stores.blockStore, stateStore: stores.stateStore, txIndexer: stores.txIndexer, blockIndexer: stores.blockIndexer, consensus, validators, nodeKey: undefined };
   let rpc: CometRpcServer | undefined;
-  // Each chain has its own Prometheus endpoint, as each CometBFT node of a network has.
-  const metrics = config.instrumentation.prometheus ? (await import('../node/metrics.js')).createChainMetrics({ chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height }, config.instrumentation.namespace) : undefined;
+  // A standalone chain serves its own Prometheus endpoint, as a CometBFT node; a network serves one for all its chains.
+  const metrics = await chainMetrics(core, config, o.metrics);
   let prom: RunningServer | undefined;
   let stopped = false;
   let localSubscriptions = 0;
@@ -110,7 +113,7 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
   };
   try {
     if (config.rpc.laddr !== '') rpc = await startCometRpc({ chainId, genesis, config, logger, internals });
-    if (metrics) prom = await startPrometheusServer(metrics.registry, config.instrumentation, logger);
+    if (metrics?.ownRegistry) prom = await startPrometheusServer(metrics.registry, config.instrumentation, logger);
   } catch (err) {
     await chain.stop();
     throw err;
@@ -128,6 +131,7 @@ export interface InMemoryAppChainOptions<App extends Application & { close(): Pr
   defaultRpc: string;
   config?: DeepPartial<NodeConfig>;
   logger?: Logger;
+  metrics?: MetricsRegistry;
 }
 
 export async function startInMemoryAppChain<App extends Application & { close(): Promise<void> }>(o: InMemoryAppChainOptions<App>): Promise<AbciChain<App>> {
@@ -140,6 +144,7 @@ export async function startInMemoryAppChain<App extends Application & { close():
     validatorKeys: o.validatorKeys,
     config: mergeConfig({ rpc: { laddr: o.defaultRpc } } as NodeConfig, o.config as never) as DeepPartial<NodeConfig>,
     logger: o.logger,
+    metrics: o.metrics,
     async closeApp() {
       await app.close();
       await db.close();

@@ -14,6 +14,7 @@ import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { createDevnetGenesis } from '../genesis/devnet.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import { startInMemoryAppChain, type AbciChain } from './abci-chain.js';
+import type { MetricsRegistry } from '../node/metrics.js';
 import { DEFAULT_HUB_RPC_LADDR, HUB_PREFIX } from './hub-defaults.js';
 
 export const DEFAULT_HUB_CHAIN_ID = 'chainlethub-1';
@@ -31,6 +32,8 @@ export interface HubChainSpec {
   extraAccounts?: { address: string; amount: string }[];
   config?: DeepPartial<NodeConfig>;
   logger?: Logger;
+  /** A network's one metrics registry (src/node/metrics.ts). */
+  metrics?: MetricsRegistry;
 }
 
 export interface HubChain extends AbciChain<HubApp> {
@@ -55,6 +58,6 @@ export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
   const amount = ((spec.balance ?? 1_000_000n) * 1_000_000n).toString();
   const hub: HubGenesisState = { denom: HUB_DENOM, displayDenom: 'HUB', decimals: 6, bech32Prefix: HUB_PREFIX, minGasPrice: '0', accounts: [...devAddresses.map((address) => ({ address, amount })), ...(spec.extraAccounts ?? [])] };
   const genesis: GenesisDoc = { ...dev.genesis, appState: { hub } };
-  const chain = await startInMemoryAppChain({ openApp: (db) => HubApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_HUB_RPC_LADDR, config: spec.config, logger: spec.logger });
+  const chain = await startInMemoryAppChain({ openApp: (db) => HubApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_HUB_RPC_LADDR, config: spec.config, logger: spec.logger, metrics: spec.metrics });
   return Object.assign(chain, { kind: 'hub' as const, devAddresses });
 }

@@ -9,6 +9,7 @@ import type { DeepPartial, NodeConfig } from '../config/types.js';
 import { createDevnetGenesis } from '../genesis/devnet.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import { startInMemoryAppChain, type AbciChain } from './abci-chain.js';
+import type { MetricsRegistry } from '../node/metrics.js';
 
 export const DEFAULT_KVSTORE_CHAIN_ID = 'kvstore-1';
 /** The second chain's node RPC, next to the EVM chain's 26657. */
@@ -22,6 +23,8 @@ export interface KvStoreChainSpec {
   /** `[rpc]`, `[consensus]`, `[mempool]`… of this chain; `rpc.laddr` '' starts no RPC server. */
   config?: DeepPartial<NodeConfig>;
   logger?: Logger;
+  /** A network's one metrics registry (src/node/metrics.ts). */
+  metrics?: MetricsRegistry;
 }
 
 export interface KvStoreChain extends AbciChain<KvStoreApp> {
@@ -33,6 +36,6 @@ export async function startKvStoreChain(spec: KvStoreChainSpec): Promise<KvStore
   const dev = createDevnetGenesis({ chainId, validators: spec.validators ?? 1 });
   // The kvstore reads no app state: its genesis carries none.
   const genesis: GenesisDoc = { ...dev.genesis, appState: {} };
-  const chain = await startInMemoryAppChain({ openApp: (db) => KvStoreApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_KVSTORE_RPC_LADDR, config: spec.config, logger: spec.logger });
+  const chain = await startInMemoryAppChain({ openApp: (db) => KvStoreApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_KVSTORE_RPC_LADDR, config: spec.config, logger: spec.logger, metrics: spec.metrics });
   return Object.assign(chain, { kind: 'kvstore' as const });
 }

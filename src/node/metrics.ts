@@ -1,11 +1,15 @@
 /**
- * Prometheus metrics of a chain, under CometBFT's own names (`cometbft_consensus_height`,
- * `cometbft_mempool_size`, …, with its `chain_id` label and `[instrumentation] namespace` prefix),
- * plus the Ethereum JSON-RPC's requests and latencies by method and the routing API's by route and
- * status. Each node has its own registry (several nodes live in one process). Values come from the
- * event bus (NewBlock, NewRound), the mempool's CheckTx outcomes and, at scrape time, its size.
+ * Prometheus metrics of the chains of a process, in one registry: CometBFT's own names for each
+ * CometBFT-style chain (`cometbft_consensus_height`, `cometbft_mempool_size`, …, with its `chain_id`
+ * label and the `[instrumentation] namespace` prefix), the Ethereum JSON-RPC's requests and
+ * latencies by method, the routing API's by route and status, and the SVM chain's slot, txs and
+ * fees. A registry belongs to a standalone chain or to a network (one `/metrics` for all its chains);
+ * several registries live side by side in one process. Values come from the event bus (NewBlock,
+ * NewRound), the mempool's CheckTx outcomes and, at scrape time, the mempool's size and the slot.
+ * This module (and prom-client) is loaded only with Prometheus on.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BlockExecutor } from '../consensus/block-executor.js';
 import type { EventBus } from '../events/bus.js';
 import type { Mempool } from '../mempool/mempool.js';
 import { BlockIDFlag, CheckTxType, CodeTypeOK } from '../abci/types.js';
@@ -16,6 +20,8 @@ export interface ChainMetricsSource {
   chainId: string;
   eventBus: EventBus;
   mempool: Mempool;
+  /** Its FinalizeBlock timing hook. */
+  executor: Pick<BlockExecutor, 'onFinalizeTime'>;
   /** The current validator set (validators, power). */
   validators(): ValidatorSet;
   /** The last committed height when the metrics start (blocks made before are not replayed), and its time. */
@@ -23,21 +29,44 @@ export interface ChainMetricsSource {
   lastBlockTimeMs?: number;
 }
 
+/** What the SVM chain's metrics read: the slot at scrape time, and every tx it records. */
+export interface SvmMetricsSource {
+  chainId: string;
+  slot(): bigint;
+  /** Every recorded tx (airdrops are recorded without wire bytes: they are not txs here); returns the unsubscribe. */
+  onTransaction(listener: (tx: { wire: Uint8Array; fee: bigint; err: unknown }) => void): () => void;
+}
+
 export interface ChainMetrics {
   readonly registry: Registry;
+  /** True when the registry is this chain's own (it serves it); false in a network's registry. */
+  readonly ownRegistry: boolean;
   readonly observeEth: (method: string, seconds: number, ok: boolean) => void;
   readonly observeRouting: (route: string, status: number, seconds: number) => void;
+  /** Stops counting and drops the chain's series from the registry. */
   stop(): void;
+}
+
+/** One registry and its metric families, each labelled by `chain_id`. */
+export interface MetricsRegistry {
+  readonly registry: Registry;
+  /** A CometBFT-style chain reports here from now on. */
+  cometChain(src: ChainMetricsSource, opts?: { ownRegistry?: boolean }): ChainMetrics;
+  /** The SVM chain reports here from now on; returns its stop. */
+  svmChain(src: SvmMetricsSource): () => void;
 }
 
 let subscribers = 0;
 
-export function createChainMetrics(src: ChainMetricsSource, namespace = 'cometbft'): ChainMetrics {
+export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
   const registry = new Registry();
-  registry.setDefaultLabels({ chain_id: src.chainId });
   const ns = namespace === '' ? '' : `${namespace}_`;
-  const gauge = (name: string, help: string) => new Gauge({ name: `${ns}${name}`, help, registers: [registry] });
-  const counter = (name: string, help: string) => new Counter({ name: `${ns}${name}`, help, registers: [registry] });
+  const labelNames = ['chain_id'] as const;
+  const gauge = (name: string, help: string) => new Gauge({ name: `${ns}${name}`, help, labelNames, registers: [registry] });
+  const counter = (name: string, help: string) => new Counter({ name: `${ns}${name}`, help, labelNames, registers: [registry] });
+  // Read at scrape time, from every chain reporting here.
+  const mempools = new Map<string, Mempool>();
+  const slots = new Map<string, () => bigint>();
 
   const height = gauge('consensus_height', 'Height of the chain.');
   const latestHeight = gauge('consensus_latest_block_height', 'The latest block height.');
@@ -50,93 +79,147 @@ export function createChainMetrics(src: ChainMetricsSource, namespace = 'cometbf
   const numTxs = gauge('consensus_num_txs', 'Number of transactions.');
   const totalTxs = counter('consensus_total_txs', 'Total number of transactions.');
   const blockSize = gauge('consensus_block_size_bytes', 'Size of the block.');
-  const interval = new Histogram({ name: `${ns}consensus_block_interval_seconds`, help: 'Time between this and the last block.', buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10], registers: [registry] });
-  new Gauge({
-    name: `${ns}mempool_size`,
-    help: 'Number of uncommitted transactions in the mempool.',
-    registers: [registry],
-    collect() {
-      this.set(src.mempool.size());
-    },
-  });
-  new Gauge({
-    name: `${ns}mempool_size_bytes`,
-    help: 'Total size of the mempool in bytes.',
-    registers: [registry],
-    collect() {
-      this.set(src.mempool.sizeBytes());
-    },
-  });
-  const txSize = new Histogram({ name: `${ns}mempool_tx_size_bytes`, help: 'Transaction sizes in bytes.', buckets: [64, 128, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576], registers: [registry] });
+  const interval = new Histogram({ name: `${ns}consensus_block_interval_seconds`, help: 'Time between this and the last block.', labelNames, buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10], registers: [registry] });
+  const mempoolGauge = (name: string, help: string, read: (m: Mempool) => number) =>
+    new Gauge({
+      name: `${ns}${name}`,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        for (const [chain_id, m] of mempools) this.set({ chain_id }, read(m));
+      },
+    });
+  const mempoolSize = mempoolGauge('mempool_size', 'Number of uncommitted transactions in the mempool.', (m) => m.size());
+  const mempoolBytes = mempoolGauge('mempool_size_bytes', 'Total size of the mempool in bytes.', (m) => m.sizeBytes());
+  const txSize = new Histogram({ name: `${ns}mempool_tx_size_bytes`, help: 'Transaction sizes in bytes.', labelNames, buckets: [64, 128, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576], registers: [registry] });
   const failedTxs = counter('mempool_failed_txs', 'Number of failed transactions.');
   const recheckTimes = counter('mempool_recheck_times', 'Number of times transactions are rechecked in the mempool.');
-  gauge('p2p_peers', 'Number of peers (an in-process network has none).').set(0);
-  const ethRequests = new Counter({ name: 'chainlet_json_rpc_requests_total', help: 'Ethereum JSON-RPC calls by method and outcome.', labelNames: ['method', 'outcome'], registers: [registry] });
-  const ethLatency = new Histogram({ name: 'chainlet_json_rpc_duration_seconds', help: 'Ethereum JSON-RPC call latency by method.', labelNames: ['method'], buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
-  const routingRequests = new Counter({ name: 'chainlet_routing_requests_total', help: 'Routing API requests by route and HTTP status.', labelNames: ['route', 'status'], registers: [registry] });
-  const routingLatency = new Histogram({ name: 'chainlet_routing_duration_seconds', help: 'Routing API request latency by route.', labelNames: ['route'], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
+  const peers = gauge('p2p_peers', 'Number of peers (an in-process network has none).');
+  const ethRequests = new Counter({ name: 'chainlet_json_rpc_requests_total', help: 'Ethereum JSON-RPC calls by method and outcome.', labelNames: ['chain_id', 'method', 'outcome'], registers: [registry] });
+  const ethLatency = new Histogram({ name: 'chainlet_json_rpc_duration_seconds', help: 'Ethereum JSON-RPC call latency by method.', labelNames: ['chain_id', 'method'], buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
+  const routingRequests = new Counter({ name: 'chainlet_routing_requests_total', help: 'Routing API requests by route and HTTP status.', labelNames: ['chain_id', 'route', 'status'], registers: [registry] });
+  const routingLatency = new Histogram({ name: 'chainlet_routing_duration_seconds', help: 'Routing API request latency by route.', labelNames: ['chain_id', 'route'], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
+  // CometBFT's buckets (1, 11, …, 91 ms).
+  const processing = new Histogram({ name: `${ns}state_block_processing_time`, help: 'Time spent processing FinalizeBlock (ms).', labelNames, buckets: Array.from({ length: 10 }, (_, i) => 1 + 10 * i), registers: [registry] });
+  const cometFamilies = [height, latestHeight, rounds, validators, validatorsPower, missing, missingPower, byzantine, numTxs, totalTxs, blockSize, interval, mempoolSize, mempoolBytes, txSize, failedTxs, recheckTimes, peers, processing];
 
-  height.set(src.height + 1);
-  latestHeight.set(src.height);
-  const setValidators = () => {
-    const set = src.validators();
-    validators.set(set.validators.length);
-    validatorsPower.set(Number(set.totalVotingPower()));
-  };
-  setValidators();
-
-  let lastBlockMs: number | undefined = src.lastBlockTimeMs;
-  const id = `metrics-${++subscribers}`;
-  const blocks = src.eventBus.subscribe(id, "tm.event = 'NewBlock'");
-  blocks.setListener((m) => {
-    if (m.data.type !== 'NewBlock') return;
-    const { block } = m.data.value;
-    const h = block.header.height;
-    height.set(h + 1);
-    latestHeight.set(h);
-    numTxs.set(block.data.txs.length);
-    totalTxs.inc(block.data.txs.length);
-    blockSize.set(block.data.txs.reduce((a, t) => a + t.length, 0));
-    const ms = timestampToMs(block.header.time);
-    if (lastBlockMs !== undefined) interval.observe(Math.max(0, ms - lastBlockMs) / 1000);
-    lastBlockMs = ms;
-    const set = src.validators();
-    let absent = 0;
-    let absentPower = 0;
-    for (const sig of block.lastCommit.signatures) {
-      if (sig.blockIdFlag === BlockIDFlag.Commit) continue;
-      absent++;
-      absentPower += Number(set.getByAddress(sig.validatorAddress)?.validator.votingPower ?? 0);
-    }
-    missing.set(absent);
-    missingPower.set(absentPower);
-    byzantine.set(0);
-    setValidators();
+  const svmSlot = new Gauge({
+    name: 'chainlet_svm_slot',
+    help: 'Current slot of the SVM chain.',
+    labelNames,
+    registers: [registry],
+    collect() {
+      for (const [chain_id, slot] of slots) this.set({ chain_id }, Number(slot()));
+    },
   });
-  const roundsSub = src.eventBus.subscribe(id, "tm.event = 'NewRound'");
-  roundsSub.setListener((m) => {
-    if (m.data.type === 'NewRound') rounds.set(m.data.value.round);
-  });
-  const offChecked = src.mempool.onChecked((res, size, type) => {
-    if (type === CheckTxType.Recheck) recheckTimes.inc();
-    else if (res.code === CodeTypeOK) txSize.observe(size);
-    if (res.code !== CodeTypeOK) failedTxs.inc();
-  });
+  const svmTxs = new Counter({ name: 'chainlet_svm_transactions_total', help: 'Transactions executed on the SVM chain, by status (success or failed).', labelNames: ['chain_id', 'status'], registers: [registry] });
+  const svmFees = new Counter({ name: 'chainlet_svm_fees_lamports_total', help: 'Fees paid on the SVM chain, in lamports.', labelNames, registers: [registry] });
 
   return {
     registry,
-    observeEth(method, seconds, ok) {
-      ethRequests.inc({ method, outcome: ok ? 'ok' : 'error' });
-      ethLatency.observe({ method }, seconds);
+    cometChain(src, opts = {}) {
+      const chain_id = src.chainId;
+      const l = { chain_id };
+      mempools.set(chain_id, src.mempool);
+      peers.set(l, 0);
+      height.set(l, src.height + 1);
+      latestHeight.set(l, src.height);
+      // Every series from the chain's start (a labelled series shows only once touched).
+      for (const g of [rounds, missing, missingPower, byzantine, numTxs, blockSize]) g.set(l, 0);
+      for (const c of [totalTxs, failedTxs, recheckTimes]) c.inc(l, 0);
+      for (const h of [interval, txSize, processing]) h.zero(l);
+      src.executor.onFinalizeTime = (ms) => processing.observe(l, ms);
+      const setValidators = () => {
+        const set = src.validators();
+        validators.set(l, set.validators.length);
+        validatorsPower.set(l, Number(set.totalVotingPower()));
+      };
+      setValidators();
+
+      let lastBlockMs: number | undefined = src.lastBlockTimeMs;
+      const id = `metrics-${++subscribers}`;
+      const blocks = src.eventBus.subscribe(id, "tm.event = 'NewBlock'");
+      blocks.setListener((m) => {
+        if (m.data.type !== 'NewBlock') return;
+        const { block } = m.data.value;
+        const h = block.header.height;
+        height.set(l, h + 1);
+        latestHeight.set(l, h);
+        numTxs.set(l, block.data.txs.length);
+        totalTxs.inc(l, block.data.txs.length);
+        blockSize.set(l, block.data.txs.reduce((a, t) => a + t.length, 0));
+        const ms = timestampToMs(block.header.time);
+        if (lastBlockMs !== undefined) interval.observe(l, Math.max(0, ms - lastBlockMs) / 1000);
+        lastBlockMs = ms;
+        const set = src.validators();
+        let absent = 0;
+        let absentPower = 0;
+        for (const sig of block.lastCommit.signatures) {
+          if (sig.blockIdFlag === BlockIDFlag.Commit) continue;
+          absent++;
+          absentPower += Number(set.getByAddress(sig.validatorAddress)?.validator.votingPower ?? 0);
+        }
+        missing.set(l, absent);
+        missingPower.set(l, absentPower);
+        byzantine.set(l, 0);
+        setValidators();
+      });
+      const roundsSub = src.eventBus.subscribe(id, "tm.event = 'NewRound'");
+      roundsSub.setListener((m) => {
+        if (m.data.type === 'NewRound') rounds.set(l, m.data.value.round);
+      });
+      const offChecked = src.mempool.onChecked((res, size, type) => {
+        if (type === CheckTxType.Recheck) recheckTimes.inc(l);
+        else if (res.code === CodeTypeOK) txSize.observe(l, size);
+        if (res.code !== CodeTypeOK) failedTxs.inc(l);
+      });
+
+      return {
+        registry,
+        ownRegistry: opts.ownRegistry ?? false,
+        observeEth(method, seconds, ok) {
+          ethRequests.inc({ chain_id, method, outcome: ok ? 'ok' : 'error' });
+          ethLatency.observe({ chain_id, method }, seconds);
+        },
+        observeRouting(route, status, seconds) {
+          routingRequests.inc({ chain_id, route, status: String(status) });
+          routingLatency.observe({ chain_id, route }, seconds);
+        },
+        stop() {
+          blocks.cancel();
+          roundsSub.cancel();
+          offChecked();
+          src.executor.onFinalizeTime = undefined;
+          mempools.delete(chain_id);
+          for (const f of cometFamilies) f.remove(l);
+        },
+      };
     },
-    observeRouting(route, status, seconds) {
-      routingRequests.inc({ route, status: String(status) });
-      routingLatency.observe({ route }, seconds);
-    },
-    stop() {
-      blocks.cancel();
-      roundsSub.cancel();
-      offChecked();
+    svmChain(src) {
+      const chain_id = src.chainId;
+      slots.set(chain_id, src.slot);
+      svmTxs.inc({ chain_id, status: 'success' }, 0);
+      svmTxs.inc({ chain_id, status: 'failed' }, 0);
+      svmFees.inc({ chain_id }, 0);
+      const off = src.onTransaction((tx) => {
+        if (tx.wire.length === 0) return;
+        svmTxs.inc({ chain_id, status: tx.err === null ? 'success' : 'failed' });
+        svmFees.inc({ chain_id }, Number(tx.fee));
+      });
+      return () => {
+        off();
+        slots.delete(chain_id);
+        svmSlot.remove({ chain_id });
+        svmTxs.remove({ chain_id, status: 'success' });
+        svmTxs.remove({ chain_id, status: 'failed' });
+        svmFees.remove({ chain_id });
+      };
     },
   };
+}
+
+/** A standalone chain's metrics, in a registry of its own. */
+export function createChainMetrics(src: ChainMetricsSource, namespace = 'cometbft'): ChainMetrics {
+  return createMetricsRegistry(namespace).cometChain(src, { ownRegistry: true });
 }

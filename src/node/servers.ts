@@ -55,8 +55,9 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
       running.push(routing);
       urls.routing = routing.url;
     }
+    // A node in a network reports to the network's registry, which the network serves.
     const metrics = node.internals.metrics;
-    if (metrics) {
+    if (metrics?.ownRegistry) {
       const prom = await startPrometheusServer(metrics.registry, node.config.instrumentation, node.logger);
       running.push(prom);
       urls.metrics = `${prom.url}/metrics`;
