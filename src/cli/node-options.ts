@@ -124,6 +124,12 @@ export function planFromOptions(o: Opts): NodePlan {
     .split(',')
     .filter(Boolean)
     .map((s) => positiveIntOrZero('offline-validators', s));
+  // A home's validator count is in its genesis: startNode checks those indices.
+  if (devnet) {
+    const n = devnet.validators ?? 1;
+    const bad = offlineValidators.find((i) => i >= n);
+    if (bad !== undefined) throw new UsageError(`invalid value "${str('offlineValidators')}" for --offline-validators: expected comma-separated validator indices from 0 to ${n - 1} (--validators ${n}), got ${bad}`);
+  }
   return { home, overrides: mergeConfig(shortcuts as NodeConfig, keyed as never) as DeepPartial<NodeConfig>, devnet, offlineValidators, silent };
 }
 

@@ -3,7 +3,7 @@
  * (`--rpc.laddr`, `--json-rpc.api`, `--consensus.timeout_commit` …), generated from the key table,
  * and flags override the home's config files.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { renderToml } from '../config/files.js';
 import { resolveConfig } from '../config/resolve.js';
 import { HomeExistsError, initHome } from '../genesis/home.js';
@@ -13,6 +13,7 @@ import { DEFAULT_HUB_RPC_LADDR } from '../network/hub-defaults.js';
 import { parseListenAddress } from '../config/listen-address.js';
 import { COMET_VERSION, VERSION } from '../version.js';
 import { printBanner } from './banner.js';
+import { configListenFlags, refuseUnsafePorts, type ListenFlag } from './unsafe-ports.js';
 import { logActivity } from './activity-log.js';
 import { describeStartError } from './start-errors.js';
 import { addNodeOptions, planFromOptions } from './node-options.js';
@@ -30,6 +31,7 @@ const CHAIN_KINDS = ['evm', 'hub', 'kvstore', 'svm'] as const;
 function buildProgram(): Command {
   const program = new Command();
   program.name('chainlet').description('A complete chain node in one Node.js process: CometBFT RPC, Ethereum JSON-RPC and a routing API over an EVM app.');
+  program.version(VERSION, '-V, --version', 'print the version');
 
   program
     .command('version')
@@ -65,22 +67,30 @@ function buildProgram(): Command {
   start.option('--svm-rpc <addr>', 'Solana JSON-RPC address of the SVM chain (with --chains …,svm), as solana-test-validator', '127.0.0.1:8899');
   start.option('--svm-ws <addr>', 'Solana WebSocket (subscriptions) address of the SVM chain', '127.0.0.1:8900');
   start.option('--svm-slot-ms <ms>', 'milliseconds per slot of the SVM chain (0: only when mined)', '400');
+  start.addOption(new Option('--output <format>', 'what stdout carries: text (banner and log lines) or json (one JSON object per line); default text on a terminal, json otherwise').choices(['text', 'json']));
   start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; hub's RPC listens on ${DEFAULT_HUB_RPC_LADDR.replace('tcp://', '')}, kvstore's on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')}, svm's Solana RPC on 127.0.0.1:8899)`, 'evm,hub,svm');
   start.action(async (o: Record<string, string | boolean | undefined>) => {
     const plan = usage(() => planFromOptions(o));
     const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm,hub,svm'));
+    const json = o['output'] === undefined ? !process.stdout.isTTY : o['output'] === 'json';
+    // Every server is HTTP or WebSocket that browsers and fetch clients reach: refuse a port they cannot.
+    const listen: ListenFlag[] = usage(() => configListenFlags(resolveConfig(plan.home, plan.overrides))).map((f) =>
+      typeof o['port'] === 'string' && (f.flag === '--json-rpc.address' || f.flag === '--json-rpc.ws-address') ? { ...f, flag: `--port (${f.flag})` } : f,
+    );
     const host = typeof o['host'] === 'string' ? o['host'] : undefined;
     const chains: ChainSpec[] = [{ kind: 'evm', home: plan.home, config: plan.overrides, devnet: plan.devnet, offlineValidators: plan.offlineValidators }];
     if (kinds.includes('hub')) {
       const given = typeof o['hubRpc'] === 'string' ? o['hubRpc'] : DEFAULT_HUB_RPC_LADDR;
       const laddr = host && given === DEFAULT_HUB_RPC_LADDR ? `tcp://${host}:26757` : given;
       usage(() => parseListenAddress(laddr, '--hub-rpc'));
+      listen.push({ flag: '--hub-rpc', address: laddr });
       chains.push({ kind: 'hub', mnemonic: plan.devnet?.mnemonic, config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
     }
     if (kinds.includes('kvstore')) {
       const given = typeof o['kvstoreRpc'] === 'string' ? o['kvstoreRpc'] : DEFAULT_KVSTORE_RPC_LADDR;
       const laddr = host && given === DEFAULT_KVSTORE_RPC_LADDR ? `tcp://${host}:26767` : given;
       usage(() => parseListenAddress(laddr, '--kvstore-rpc'));
+      listen.push({ flag: '--kvstore-rpc', address: laddr });
       chains.push({ kind: 'kvstore', config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
     }
     if (kinds.includes('svm')) {
@@ -89,15 +99,20 @@ function buildProgram(): Command {
       const ws = str('svmWs', '127.0.0.1:8900');
       usage(() => parseListenAddress(rpc, '--svm-rpc'));
       usage(() => parseListenAddress(ws, '--svm-ws'));
+      listen.push({ flag: '--svm-rpc', address: rpc }, { flag: '--svm-ws', address: ws });
       const slotMs = Number(str('svmSlotMs', '400'));
       if (!Number.isSafeInteger(slotMs) || slotMs < 0) fail(`invalid value "${str('svmSlotMs', '')}" for --svm-slot-ms: expected a non-negative integer`);
-      chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic, home: plan.home });
+      const { maxRecords, maxBlocks, maxJournalBytes } = usage(() => resolveConfig(plan.home, plan.overrides)).svm;
+      chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic, home: plan.home, maxRecords, maxBlocks, maxJournalBytes });
     }
-    const network = await startNetwork({ chains }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
+    usage(() => refuseUnsafePorts(listen));
+    // What a slow start waits for, on stderr: stdout keeps the banner (or only JSON lines).
+    const onWait = plan.silent ? undefined : (what: string) => process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), event: 'waiting', message: what })}\n` : `${what}…\n`);
+    const network = await startNetwork({ chains, onWait }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
     const node = network.evm!;
-    const stopLogs = plan.silent ? undefined : logActivity(node);
+    const stopLogs = plan.silent ? undefined : logActivity(network.chains, process.stdout, { json });
     const shutdown = async (sig: string) => {
-      if (!plan.silent) console.log(`\n${sig}: stopping…`);
+      if (!plan.silent) process.stdout.write(json ? `${JSON.stringify({ time: new Date().toISOString(), event: 'stopping', signal: sig })}\n` : `\n${sig}: stopping…\n`);
       stopLogs?.();
       await network.stop();
       process.exit(0);
@@ -105,7 +120,7 @@ function buildProgram(): Command {
     // Installed before the banner says "Ctrl-C to stop", so a signal right after it is handled.
     process.once('SIGINT', () => void shutdown('SIGINT'));
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
-    if (!plan.silent) await printBanner(node, { mnemonic: plan.devnet?.mnemonic, network });
+    if (!plan.silent) await printBanner(node, { mnemonic: plan.devnet?.mnemonic, network, json });
   });
 
   const config = program.command('config').description('inspect the configuration');

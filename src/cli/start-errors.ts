@@ -1,7 +1,8 @@
-/** One clear line for a failed start: which address is busy and which flag or key moves it. */
+/** One clear line for a failed start: which address is busy and which flag or key moves it, or which flag is out of range. */
 import { keyName, CONFIG_KEYS } from '../config/keys.js';
 import { parseListenAddress } from '../config/listen-address.js';
 import type { NodeConfig } from '../config/types.js';
+import { OfflineValidatorIndexError } from '../node/chain-core.js';
 import { ListenError } from '../rpc/transport/errors.js';
 
 /** The listen-address keys, with the short flag that also moves each one. */
@@ -13,6 +14,7 @@ const ADDRESS_KEYS: { key: string; shortFlag?: string }[] = [
 ];
 
 export function describeStartError(err: Error, cfg: NodeConfig): string {
+  if (err instanceof OfflineValidatorIndexError) return `invalid value "${err.index}" for --offline-validators: expected comma-separated validator indices from 0 to ${err.count - 1} (the home's genesis has ${err.count} validators in this process)`;
   if (!(err instanceof ListenError)) return err.message;
   for (const { key, shortFlag } of ADDRESS_KEYS) {
     const k = CONFIG_KEYS.find((x) => keyName(x) === key)!;

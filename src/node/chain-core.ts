@@ -8,7 +8,7 @@
 import type { AbstractLevel } from 'abstract-level';
 import type { Logger } from 'pino';
 import type { Application } from '../abci/application.js';
-import type { NodeConfig } from '../config/types.js';
+import type { ConsensusConfig, NodeConfig } from '../config/types.js';
 import { BlockExecutor } from '../consensus/block-executor.js';
 import { ConsensusEngine } from '../consensus/engine.js';
 import { handshake } from '../consensus/handshake.js';
@@ -23,8 +23,11 @@ import { StateStore } from '../store/state-store.js';
 import { createTxIndexer, type TxIndexer } from '../store/tx-indexer.js';
 import type { Commit } from '../types/block.js';
 import type { ChainState } from '../types/chain-state.js';
+import type { ValidatorSet } from '../types/validator-set.js';
+import { timestampToMs } from '../types/time.js';
 import { RangeRegistry } from './devnet/range-registry.js';
 import { RangeAwareBlockStore, rangeAwareBlockIndexer, rangeAwareStateStore } from './devnet/range-stores.js';
+import type { ChainMetrics, MetricsRegistry } from './metrics.js';
 
 export type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 
@@ -77,17 +80,32 @@ export interface ConsensusCoreOptions {
   appVersion: string;
 }
 
+/** An offline validator index the chain does not have (`offlineValidators`). */
+export class OfflineValidatorIndexError extends RangeError {
+  override name = 'OfflineValidatorIndexError';
+  constructor(
+    readonly index: number,
+    readonly count: number,
+  ) {
+    super(`offline validator index ${index} is out of range: the chain runs ${count} validator(s) in this process (indices 0 to ${count - 1})`);
+  }
+}
+
 /** Mempool, executor, the ABCI handshake (replaying what the app lacks) and the consensus engine, not started. */
 export async function buildConsensusCore(o: ConsensusCoreOptions): Promise<ConsensusCore> {
   const { app, stores, genesis, config, logger } = o;
   const eventBus = new EventBus();
   const mempool = new Mempool(app, config.mempool, { logger: o.moduleLogger('mempool') });
   const indexer = stores.indexer;
+  indexer.onFailure = (err) => logger.error({ err, height: err.height }, 'indexing failed: block production stops (restart the node to re-index)');
   const executor = new BlockExecutor({ app, mempool, blockStore: stores.blockStore, stateStore: stores.stateStore, indexer, eventBus });
   const { state, lastCommit } = await handshake({ app, executor, blockStore: stores.blockStore, stateStore: stores.stateStore, genesis, logger, appVersion: o.appVersion });
   if (indexer.enabled) await executor.reindexFrom((await indexer.loadIndexedHeight()) + 1, state.lastBlockHeight);
   const validators = o.validatorKeys.map((k) => new LocalValidator(k, genesis.chainId));
-  for (const i of o.offlineValidators ?? []) if (validators[i]) validators[i].online = false;
+  for (const i of o.offlineValidators ?? []) {
+    if (!validators[i]) throw new OfflineValidatorIndexError(i, validators.length);
+    validators[i].online = false;
+  }
   const consensus = new ConsensusEngine(
     { executor, blockStore: stores.blockStore, mempool, eventBus, validators, config: config.consensus, logger: o.moduleLogger('consensus') },
     state,
@@ -96,8 +114,70 @@ export async function buildConsensusCore(o: ConsensusCoreOptions): Promise<Conse
   return { eventBus, mempool, indexer, executor, consensus, validators, state, lastCommit };
 }
 
-/** Starts production; a fresh chain commits its block at initial_height before this resolves (as CometBFT). */
-export async function startProduction(core: ConsensusCore): Promise<void> {
+/**
+ * The chain's CometBFT metrics, whatever its app: in `shared` (a network's one registry) when given,
+ * else in a registry of its own with `[instrumentation] prometheus = true` (the chain serves it),
+ * else none: prom-client is not loaded and nothing is counted. Call it once the chain has started.
+ */
+export async function chainMetrics(core: ConsensusCore, config: NodeConfig, shared?: MetricsRegistry): Promise<ChainMetrics | undefined> {
+  if (!shared && !config.instrumentation.prometheus) return undefined;
+  const { consensus } = core;
+  const src = {
+    chainId: consensus.state.chainId,
+    eventBus: core.eventBus,
+    mempool: core.mempool,
+    executor: core.executor,
+    validators: () => consensus.state.validators,
+    height: consensus.height,
+    lastBlockTimeMs: consensus.height > 0 ? timestampToMs(consensus.state.lastBlockTime) : undefined,
+  };
+  if (shared) return shared.cometChain(src);
+  return (await import('./metrics.js')).createChainMetrics(src, config.instrumentation.namespace);
+}
+
+/**
+ * Why the online validators of this process cannot commit a block (they hold no more than 2/3 of
+ * the voting power, as the consensus engine counts a quorum), or undefined when they can.
+ */
+export function quorumShortfall(set: ValidatorSet, locals: readonly LocalValidator[]): string | undefined {
+  let online = 0;
+  for (const v of set.validators) if (locals.some((l) => l.online && Buffer.compare(l.address, v.address) === 0)) online += v.votingPower;
+  if (set.hasTwoThirdsMajority(online)) return undefined;
+  const offline = locals.flatMap((l, i) => (l.online ? [] : [i]));
+  const absent = set.validators.filter((v) => !locals.some((l) => Buffer.compare(l.address, v.address) === 0)).length;
+  const who = [offline.length > 0 ? `validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} offline` : '', absent > 0 ? `${absent} not in this process` : ''].filter(Boolean).join(', ');
+  return `online voting power ${online} of ${set.totalVotingPower()} is not more than 2/3${who ? ` (${who})` : ''}`;
+}
+
+export interface StartProductionOptions {
+  /** Told what the start waits for, when the first block may take a while (interval mode, offline validators). */
+  onWait?: (what: string) => void;
+  /** The chain's `[consensus]` section, to say why the first block takes a while. */
+  consensus?: ConsensusConfig;
+}
+
+/**
+ * Starts production; a fresh chain commits its block at initial_height before this resolves (as
+ * CometBFT), unless its online validators cannot reach a quorum: then it resolves at once with the
+ * reason, the engine waits (halted) until validators come back, and the caller serves the chain as it is.
+ */
+export async function startProduction(core: ConsensusCore, opts: StartProductionOptions = {}): Promise<{ halted?: string }> {
   core.consensus.start();
-  if (core.state.lastBlockHeight === 0) await core.consensus.waitForHeight(core.state.initialHeight);
+  const halted = quorumShortfall(core.state.validators, core.validators);
+  if (halted !== undefined) return { halted };
+  if (core.state.lastBlockHeight === 0) {
+    const slow = opts.consensus && firstBlockWait(opts.consensus, core.validators);
+    if (slow !== undefined) opts.onWait?.(`${core.state.chainId}: waiting for block ${core.state.initialHeight} (${slow})`);
+    await core.consensus.waitForHeight(core.state.initialHeight);
+  }
+  return {};
+}
+
+/** What makes the first block slow, or undefined when it comes at once. */
+function firstBlockWait(consensus: ConsensusConfig, validators: readonly LocalValidator[]): string | undefined {
+  const parts: string[] = [];
+  if (consensus.mode === 'interval') parts.push(`interval mode, block time ${consensus.timeoutCommitMs} ms`);
+  const offline = validators.flatMap((v, i) => (v.online ? [] : [i]));
+  if (offline.length > 0) parts.push(`validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} of ${validators.length} offline: a round one of them proposes waits timeout_propose ${consensus.timeoutProposeMs} ms`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }

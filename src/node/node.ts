@@ -42,10 +42,10 @@ import { Keystore } from './keystore/keystore.js';
 import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
 import type { NodeQuerySource } from './cosmos-node-queries.js';
 import { NODE_QUERY_SERVICES } from '../app/lazy-query-routes.js';
-import type { ChainMetrics } from './metrics.js';
-import { timestampToMs } from '../types/time.js';
+import type { ChainMetrics, MetricsRegistry } from './metrics.js';
+import { timestampToNs } from '../types/time.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
-import { buildConsensusCore, openChainStores, startProduction, type Db } from './chain-core.js';
+import { buildConsensusCore, chainMetrics, openChainStores, quorumShortfall, startProduction, type Db } from './chain-core.js';
 
 
 export interface StartNodeOptions {
@@ -58,12 +58,19 @@ export interface StartNodeOptions {
   /** Validator keys for `genesis` (the in-process validators); devnet keys are derived. */
   validatorKeys?: Ed25519Key[];
   devnet?: DevnetGenesisOptions;
-  /** Start the RPC servers (default true). Ports from config; pass 0 in tests. */
-  servers?: boolean;
+  /**
+   * Start the RPC servers (default true). Ports from config; pass 0 in tests. `'later'`: none yet,
+   * `listen()` opens them (a network opens every chain's servers, then says it is ready).
+   */
+  servers?: boolean | 'later';
+  /** Told what the start waits for when the first block may take a while (interval mode, offline validators). */
+  onWait?: (what: string) => void;
   /** Indices (genesis order) of validators to start offline. */
   offlineValidators?: number[];
   /** Where the node logs; by default a pino logger at `log_level`, or for an in-memory node at the default level a silent one. */
   logger?: Logger;
+  /** A network's one metrics registry: the node reports there and serves no `/metrics` of its own. */
+  metrics?: MetricsRegistry;
 }
 
 export interface ChainletNode {
@@ -75,6 +82,13 @@ export interface ChainletNode {
   readonly config: NodeConfig;
   readonly urls: ServerUrls;
   readonly height: number;
+  /**
+   * Why the chain cannot produce blocks now (its online validators hold no more than 2/3 of the
+   * voting power), or undefined. A chain that starts so serves its RPC at its last height.
+   */
+  readonly halted: string | undefined;
+  /** Opens the RPC servers of a node started with `servers: 'later'` (no-op once they run). */
+  listen(): Promise<void>;
   /**
    * The node's logger. A silent one (an in-memory node at the default level) is a no-op object
    * with pino's logging calls, not a pino instance: raising its `level` prints nothing. To log from
@@ -186,13 +200,18 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   };
   const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined, lazyQueryRoutes: [nodeQueries] });
   app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
+  // Trace replays run a block's every tx again, Cosmos ones too: the block store has them.
+  app.setBlockSource(async (height) => {
+    const block = await blockStore.loadBlock(height);
+    return block && { txs: block.data.txs, timeNs: timestampToNs(block.header.time) };
+  });
 
   // ── handshake, then consensus ──
   const core = await buildConsensusCore({ app, stores, genesis, validatorKeys, config, logger, moduleLogger, offlineValidators: opts.offlineValidators, appVersion: VERSION });
   const { eventBus, mempool, indexer, executor, consensus, validators } = core;
   const devnet = new DevnetControl(
     { db, chainId: genesis.chainId, ranges, blockStore, stateStore, indexer, app, mempool, consensus, eventBus, validators, logger: moduleLogger('devnet') },
-    { intervalMs: config.consensus.timeoutCommitMs },
+    { intervalMs: config.consensus.timeoutCommitMs, maxMineBlocks: config.evm.maxMineBlocks },
   );
   const level = logger.level;
   devnet.onLoggingChange((on) => {
@@ -200,17 +219,22 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   });
   const keystore = new Keystore({ dir: config.home ? join(config.home, 'keystore') : undefined });
   // A fresh chain commits its first block before the node is handed out (as CometBFT: no client ever sees height 0).
-  await startProduction(core);
-  // hardhat_reset / anvil_reset go back to the chain as it is now (a level snapshot: O(1)).
-  if (config.evm.devnet) await devnet.recordStart();
+  const { halted } = await startProduction(core, { onWait: opts.onWait, consensus: config.consensus });
+  // hardhat_reset / anvil_reset go back to the chain as it is now (a level snapshot: O(1)); a chain
+  // halted at start records it once its first block commits (the halted round holds the engine's gate).
+  let stopped = false;
+  if (config.evm.devnet && halted === undefined) await devnet.recordStart();
+  else if (config.evm.devnet) {
+    void consensus
+      .waitForHeight(genesis.initialHeight)
+      .then(() => (stopped ? undefined : devnet.recordStart()))
+      .catch(() => undefined);
+  }
 
-  // prom-client is loaded only with `[instrumentation] prometheus = true`.
-  const metrics = config.instrumentation.prometheus
-    ? (await import('./metrics.js')).createChainMetrics({ chainId: genesis.chainId, eventBus, mempool, validators: () => consensus.state.validators, height: consensus.height, lastBlockTimeMs: consensus.height > 0 ? timestampToMs(consensus.state.lastBlockTime) : undefined }, config.instrumentation.namespace)
-    : undefined;
+  // prom-client is loaded only with `[instrumentation] prometheus = true` (or a network's registry).
+  const metrics = await chainMetrics(core, config, opts.metrics);
   const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore, metrics };
   let servers: RunningServers | undefined;
-  let stopped = false;
   let localSubscriptions = 0;
 
   const node: ChainletNode = {
@@ -224,6 +248,18 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     },
     get height() {
       return consensus.height;
+    },
+    get halted() {
+      return quorumShortfall(consensus.state.validators, validators);
+    },
+    async listen() {
+      if (servers || stopped) return;
+      try {
+        servers = await startServers(node);
+      } catch (err) {
+        await node.stop();
+        throw err;
+      }
     },
     logger,
     broadcastTx: (tx) => mempool.checkTx(tx),
@@ -248,13 +284,6 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
       await db.close();
     },
   };
-  if (opts.servers !== false) {
-    try {
-      servers = await startServers(node);
-    } catch (err) {
-      await node.stop();
-      throw err;
-    }
-  }
+  if (opts.servers === undefined || opts.servers === true) await node.listen();
   return node;
 }

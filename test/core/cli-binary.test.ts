@@ -28,9 +28,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
 const PORTS0 = ['--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0'];
 
-/** Starts the binary; resolves with its stdout once the banner is complete. */
+/** Starts the binary with text output (stdout is a pipe here); resolves with its stdout once the banner is complete. */
 function start(args: string[]): Promise<{ child: ChildProcess; out: () => string; banner: string }> {
-  const child = spawn(process.execPath, [bin, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'start', '--output', 'text', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -175,23 +175,20 @@ describe('chainlet (built binary)', () => {
     expect(banner).toMatch(/Devnet control:\s+on/);
     expect(banner).toMatch(/Routing API limit:/);
     const hash = (await rpc(url, 'eth_sendRawTransaction', [bytesToHex(await signTransfer({ nonce: 0 }))])).result as string;
-    // stdout is a pipe here, so the log lines are JSON.
-    const line = await new Promise<Record<string, unknown>>((resolve) => {
+    // --output text: the log lines as a terminal shows them, each naming its chain (JSON lines: cli-start.test.ts).
+    const line = await new Promise<string>((resolve) => {
       const t = setInterval(() => {
         const l = out()
           .split('\n')
-          .filter((s) => s.startsWith('{'))
-          .map((s) => JSON.parse(s) as Record<string, unknown>)
-          .find((j) => j['event'] === 'tx' && j['hash'] === hash);
+          .find((s) => s.includes(`tx ${hash}`));
         if (l) {
           clearInterval(t);
           resolve(l);
         }
       }, 20);
     });
-    expect(String(line['from']).toLowerCase()).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
-    expect(line).toMatchObject({ gasUsed: 21000, status: 'success' });
-    expect(out()).toMatch(/"event":"block"/);
+    expect(line.toLowerCase()).toMatch(/^chainlet_9000-1 +  tx 0x[0-9a-f]{64}  from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 to 0x[0-9a-f]{40}  gas 21000  ok  block \d+$/);
+    expect(out()).toMatch(/^chainlet_9000-1 +block \d+ /m);
     child.kill('SIGTERM');
   });
 
@@ -225,7 +222,7 @@ describe('chainlet (built binary)', () => {
     const { child, banner } = await start([...PORTS0, '--chains', 'evm,svm', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0']);
     const m = /solana-devnet \(svm, LiteSVM\): Solana JSON-RPC (http:\/\/\S+)/.exec(banner);
     expect(m, banner).not.toBeNull();
-    const acct = /\(0\) (\S+)  \(m\/44'\/501'\/0'\/0'\)/.exec(banner)![1]!;
+    const acct = /\(0\) (\S+)  \(m\/44'\/501'\/0'\/0', 1000 SOL\)/.exec(banner)![1]!;
     const r = await fetch(m![1]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [acct] }) });
     expect(((await r.json()) as { result: { value: number } }).result.value).toBe(1000 * 1e9);
     child.kill('SIGTERM');

@@ -10,7 +10,7 @@ const cli = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'chainlet-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Resolves with what `chainlet start` printed once its banner is complete. */
+/** Resolves with what `chainlet start --output text` printed once its banner is complete. */
 function banner(child: ChildProcessWithoutNullStreams | ReturnType<typeof spawn>): Promise<string> {
   let out = '';
   return new Promise<string>((resolve, reject) => {
@@ -68,7 +68,7 @@ describe('cli', () => {
   it('start: flags override the files; prints the dev accounts; stops on SIGINT', async () => {
     const home = join(tmp, 'h1');
     expect(run('init', '--home', home).status).toBe(0);
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--home', home, '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--output', 'text', '--home', home, '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out = await banner(child);
     expect(out).toContain('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(out).toContain('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
@@ -82,7 +82,7 @@ describe('cli', () => {
   it('start --validators 4 --offline-validators 3: an in-memory devnet with one validator offline keeps producing', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', cli, 'start', '--validators', '4', '--offline-validators', '3', '--mode', 'interval', '--block-time', '20', '--consensus.timeout_propose', '100ms', '--consensus.timeout_prevote', '20ms', '--consensus.timeout_precommit', '20ms', '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0', '--log-level', 'silent'],
+      ['--import', 'tsx', cli, 'start', '--output', 'text', '--validators', '4', '--offline-validators', '3', '--mode', 'interval', '--block-time', '20', '--consensus.timeout_propose', '100ms', '--consensus.timeout_prevote', '20ms', '--consensus.timeout_precommit', '20ms', '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0', '--log-level', 'silent'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {

@@ -157,7 +157,7 @@ describe('admin and miner when not in api', () => {
     for (const r of [...ADMIN_ROUTES, ...MINER_ROUTES]) {
       for (const method of [r.method, ...r.aliases]) {
         const e = await call(c, method).catch((x: unknown) => x);
-        expect(rpcError(e)).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available` });
+        expect(rpcError(e)).toEqual({ code: -32601, message: expect.stringMatching(new RegExp(`^the method ${method} does not exist/is not available \\(the ${r.namespace} namespace is off: start with --json-rpc\\.api \\S*,${r.namespace}, `)) });
       }
     }
   });

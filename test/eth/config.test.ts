@@ -144,7 +144,8 @@ describe('[json-rpc] enforcement', () => {
   it('a namespace not in `api` answers like an unknown method', async () => {
     expect((await rpc(t.url, 'web3_clientVersion')).error).toEqual({
       code: -32601,
-      message: 'the method web3_clientVersion does not exist/is not available',
+      // geth's words first, then how to turn the namespace on.
+      message: expect.stringMatching(/^the method web3_clientVersion does not exist\/is not available \(the web3 namespace is off: start with --json-rpc\.api \S*,web3, /),
     });
     expect(await call(t.url, 'net_version')).toBe('9000');
   });

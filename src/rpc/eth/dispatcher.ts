@@ -3,10 +3,12 @@
  * provider:
  *
  *   body ─ parse (geth texts) ─ batch limit ─ per request: look up (enabled namespaces only;
- *        seed-unsupported → "not supported"; else "does not exist/is not available")
+ *        seed-unsupported → "not supported"; else "does not exist/is not available", with how to
+ *        enable its namespace when one is off)
  *        ─ decode params (routes table) ─ handler(env, args, ctx) ─ result | geth error
  */
 import { dispatchJsonRpc, InvalidRequestItem, parseJsonRpcBody, type DispatchOptions } from '../jsonrpc/index.js';
+import { JSON_RPC_NAMESPACES } from '../../config/keys.js';
 import type { JsonRpcConfig } from '../../config/types.js';
 import type { EthEnv } from './env.js';
 import { EthRpcError, GethText, MethodNotFoundError, NotSupportedError, toJsonRpcError } from './errors.js';
@@ -23,6 +25,9 @@ function isUnsupported(method: string): boolean {
 
 export class EthDispatcher {
   private readonly table = new Map<string, AnyEthRoute>();
+  /** Methods of the namespaces `api` leaves off → the namespace, for the hint on how to enable it. */
+  private readonly off = new Map<string, string>();
+  private readonly enableHint: (namespace: string) => string;
   private readonly batchOpts: DispatchOptions;
   private readonly singleOpts: DispatchOptions;
 
@@ -32,11 +37,19 @@ export class EthDispatcher {
     routes: readonly AnyEthRoute[] = ETH_ROUTES,
   ) {
     for (const r of routes) {
-      if (!namespaces.has(r.namespace)) continue;
+      if (!namespaces.has(r.namespace)) {
+        for (const m of [r.method, ...r.aliases]) this.off.set(m, r.namespace);
+        continue;
+      }
       this.table.set(r.method, r);
       for (const a of r.aliases) this.table.set(a, r);
     }
     const config: JsonRpcConfig = env.config;
+    const api = config.api.join(',');
+    this.enableHint = (ns) =>
+      (JSON_RPC_NAMESPACES as readonly string[]).includes(ns)
+        ? `the ${ns} namespace is off: start with --json-rpc.api ${api ? `${api},` : ''}${ns}, or add "${ns}" to [json-rpc] api in app.toml`
+        : 'devnet control (evm_*, anvil_*, hardhat_*, chainlet_*) is off: start with --evm.devnet, or set [evm] devnet = true in app.toml';
     this.singleOpts = {
       maxBatch: config.batchRequestLimit,
       onBatchTooLarge: () => ({ code: -32600, message: GethText.batchTooLarge }),
@@ -74,7 +87,8 @@ export class EthDispatcher {
     const r = this.table.get(method);
     if (r === undefined) {
       if (isUnsupported(method)) throw new NotSupportedError(method);
-      throw new MethodNotFoundError(method);
+      const ns = this.off.get(method);
+      throw new MethodNotFoundError(method, ns === undefined ? undefined : this.enableHint(ns));
     }
     if (r.wsOnly && ctx.session === undefined) throw new EthRpcError(-32601, 'notifications not supported');
     const args = decodeParams(r.params, params);
@@ -83,7 +97,7 @@ export class EthDispatcher {
 
   /** A whole request body (one request or a batch) → the response body (undefined: nothing to send). */
   async handleBody(body: string | Uint8Array, ctx: CallContext): Promise<string | undefined> {
-    let parsed = parseJsonRpcBody(body, { texts: GETH_TEXTS, reasonAsData: true });
+    let parsed = parseJsonRpcBody(body, { texts: GETH_TEXTS, reasonAsData: true, maxDepth: this.env.config.maxJsonDepth });
     if (parsed.kind === 'error') {
       // geth sends no `data`; an empty batch has its own message.
       const e = parsed.error;

@@ -46,8 +46,12 @@ export class InvalidParamsError extends EthRpcError {
 /** -32601, also for a method whose namespace is not in `api`. */
 export class MethodNotFoundError extends EthRpcError {
   override name = 'MethodNotFoundError';
-  constructor(readonly method: string) {
-    super(-32601, `the method ${method} does not exist/is not available`);
+  /** `hint` follows geth's text (which clients match on): how to turn the method's namespace on. */
+  constructor(
+    readonly method: string,
+    hint?: string,
+  ) {
+    super(-32601, `the method ${method} does not exist/is not available${hint ? ` (${hint})` : ''}`);
   }
 }
 
