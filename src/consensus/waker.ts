@@ -2,6 +2,9 @@
  * A wake-up signal with timers that never outlive `close()`: `wait` resolves on wake, timeout or
  * close; `sleep` only on timeout or close (a consensus timeout is not cut short by new txs).
  */
+
+import { timerMs } from '../util/timer.js';
+
 export class Waker {
   private waiters = new Set<() => void>();
   private sleepers = new Set<() => void>();
@@ -23,7 +26,7 @@ export class Waker {
         resolve();
       };
       this.waiters.add(done);
-      if (timeoutMs !== undefined) timer = setTimeout(done, Math.max(0, timeoutMs));
+      if (timeoutMs !== undefined) timer = setTimeout(done, timerMs(timeoutMs));
     });
   }
 
@@ -35,7 +38,7 @@ export class Waker {
         this.sleepers.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, Math.max(0, ms));
+      const timer = setTimeout(done, timerMs(ms));
       this.sleepers.add(done);
     });
   }

@@ -4,6 +4,7 @@
  * node without a home. Unlocking decrypts a key into memory for a while (geth's default 300 s;
  * 0 = until locked); timers are unref'd and cleared by `close()`.
  */
+import { MAX_TIMER_MS } from '../../util/timer.js';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -70,7 +71,8 @@ export class Keystore {
     const a = address.toLowerCase();
     const key = await this.decrypt(a, password);
     this.lock(a);
-    const timer = seconds > 0 ? setTimeout(() => this.lock(a), seconds * 1000) : undefined;
+    // A duration no timer can hold (over ≈ 24.8 days) keeps the key until it is locked, as 0 does.
+    const timer = seconds > 0 && seconds * 1000 <= MAX_TIMER_MS ? setTimeout(() => this.lock(a), seconds * 1000) : undefined;
     timer?.unref();
     this.unlocked.set(a, { key, timer });
   }

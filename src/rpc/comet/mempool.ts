@@ -5,8 +5,8 @@
  *   broadcast_tx_commit:  subscribe Tx(hash) ──> CheckTx ──code≠0──> answer at once (height "0")
  *                                                   └──ok──> wait for the Tx event, or time out
  */
-import { hex, i64 } from '../../codec/comet-json.js';
-import { emptyExecTxResult, encodeExecTxResult, encodeResponseCheckTx } from '../../codec/comet-json-abci.js';
+import { hex, i64 } from '../../codec/json/comet-json.js';
+import { emptyExecTxResult, encodeExecTxResult, encodeResponseCheckTx } from '../../codec/json/comet-json-abci.js';
 import { CheckTxType } from '../../abci/types.js';
 import { toHexUpper } from '../../crypto/encoding.js';
 import { SubscriptionNotFoundError } from '../../events/errors.js';
@@ -19,6 +19,7 @@ import { BroadcastTimeoutError, CometHandlerError } from './errors.js';
 import { checkSubscriptionLimits } from './events.js';
 import type { ResultBroadcastTx, ResultBroadcastTxCommit, ResultCheckTx, ResultEmpty, ResultUnconfirmedTxs } from './results.js';
 import { validatePerPage } from './rules.js';
+import { timerMs } from '../../util/timer.js';
 
 const nextMacrotask = () => new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')));
 
@@ -62,7 +63,7 @@ async function nextWithTimeout(sub: Subscription, ms: number, signal: AbortSigna
   try {
     return await Promise.race([
       sub.next(),
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms))),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timerMs(ms)))),
       new Promise<'aborted'>((resolve) => {
         onAbort = () => resolve('aborted');
         if (signal.aborted) onAbort();

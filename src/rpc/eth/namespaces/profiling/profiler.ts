@@ -21,6 +21,7 @@ import { gcStats, memStats, type GoGcStats, type GoMemStats } from './mem-stats.
 import { createProfileFile, fileError, resolveProfilePath, writeProfileFile } from './paths.js';
 import { stacksReport } from './stacks.js';
 import { fullGc } from './full-gc.js';
+import { timerMs } from '../../../../util/timer.js';
 
 /** A profiling request refused the way geth refuses it (errors.New text). */
 export class ProfilingError extends Error {
@@ -177,7 +178,7 @@ export class DebugProfiler {
         this.waits.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, seconds * 1000);
+      const timer = setTimeout(done, timerMs(seconds * 1000));
       this.waits.add(done);
     });
   }
