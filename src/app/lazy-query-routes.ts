@@ -1,12 +1,12 @@
 /**
- * The Cosmos SDK and IBC query routes as lazily loaded groups (query-routes.ts): their modules,
+ * The Cosmos SDK and IBC query routes as lazily loaded groups (src/sdk/query-router.ts): their modules,
  * and the cosmjs-types codecs they use, load at the first query of one of these services.
  * query-routes.test.ts checks the lists against the loaded routes.
  */
-import type { LazyQueryRoutes } from './query-routes.js';
+import type { LazyQueryRoutes } from '../sdk/query-router.js';
 
 export const COSMOS_QUERIES: LazyQueryRoutes = {
-  services: ['/cosmos.auth.v1beta1.Query', '/cosmos.bank.v1beta1.Query', '/cosmos.tx.v1beta1.Service'],
+  services: ['/cosmos.auth.v1beta1.Query', '/cosmos.bank.v1beta1.Query', '/cosmos.staking.v1beta1.Query', '/cosmos.tx.v1beta1.Service'],
   load: async () => (await import('./cosmos/cosmos-queries.js')).COSMOS_QUERY_ROUTES,
 };
 

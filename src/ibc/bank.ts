@@ -4,7 +4,7 @@
  * keys. Sends, mints and burns emit x/bank's events (coin_spent, coin_received, transfer, coinbase, burn).
  */
 import type { AbciEvent } from '../abci/types.js';
-import { CosmosTxError, SdkCode } from '../app/cosmos/sdk-errors.js';
+import { CosmosTxError, SdkCode } from '../sdk/errors.js';
 import { toBech32 } from '../crypto/bech32.js';
 import { hostKeys } from './keys.js';
 import type { IbcStore } from './ibc-store.js';

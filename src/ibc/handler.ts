@@ -16,8 +16,9 @@ import type { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
 import { ConnectionEnd, State as ConnState } from 'cosmjs-types/ibc/core/connection/v1/connection';
 import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
 import type { AbciEvent } from '../abci/types.js';
-import { CosmosTxError } from '../app/cosmos/sdk-errors.js';
+import { CosmosTxError } from '../sdk/errors.js';
 import { fromBech32 } from '../crypto/bech32.js';
+import { bytesEqual } from '../crypto/encoding.js';
 import { ev, type MultiDenomBank } from './bank.js';
 import type { IbcStore } from './ibc-store.js';
 import {
@@ -71,6 +72,7 @@ const err = {
   invalidCoins: (m: string) => new CosmosTxError(6, `${m}: invalid coins`, 'ibc'),
   invalidRequest: (m: string) => new CosmosTxError(8, `${m}: invalid request`, 'ibc'),
   clientNotFound: (id: string) => new CosmosTxError(5, `client not found: ${id}: light client not found`, 'client'),
+  clientNotActive: (m: string) => new CosmosTxError(29, `${m}: client state is not active`, 'client'),
   invalidHeader: (m: string) => new CosmosTxError(21, `${m}: invalid client header`, 'client'),
   consensusNotFound: (id: string, h: string) => new CosmosTxError(7, `consensus state not found for client ${id} at height ${h}: consensus state not found`, 'client'),
   connectionNotFound: (id: string) => new CosmosTxError(3, `${id}: connection not found`, 'connection'),
@@ -206,8 +208,15 @@ function createClient(ctx: IbcExecContext, clientState: Any | undefined, consens
   return { clientId: id };
 }
 
+/**
+ * 07-tendermint's update, as ibc-go's keeper runs it: the client must be active (not frozen, not
+ * expired), the header verifies against the trusted consensus state (signatures and CometBFT's time
+ * checks against this block's time), then a header at a height that already has a consensus state
+ * is either the same one (nothing changes) or misbehaviour: the client freezes (`frozen_height`
+ * 0-1), and the tx still succeeds, as ibc-go's does.
+ */
 function updateClient(ctx: IbcExecContext, clientId: string, message: Any | undefined, events: AbciEvent[]): void {
-  const cs = requireClient(ctx, clientId);
+  const cs = requireActiveClient(ctx, clientId, (status) => `cannot update client (${clientId}) with status ${status}`);
   if (!message || message.typeUrl !== '/ibc.lightclients.tendermint.v1.Header') throw err.invalidHeader('client message must be a 07-tendermint Header');
   let header: TmHeader;
   try {
@@ -219,7 +228,8 @@ function updateClient(ctx: IbcExecContext, clientId: string, message: Any | unde
   if (!trusted) throw err.consensusNotFound(clientId, `${header.trustedHeight.revisionNumber}-${header.trustedHeight.revisionHeight}`);
   let verified: ReturnType<typeof verifyTmHeader>;
   try {
-    verified = verifyTmHeader({ chainId: cs.chainId, trustedNextValidatorsHash: trusted.nextValidatorsHash, latestHeight: header.trustedHeight.revisionHeight }, header);
+    const time = { trustedNs: consensusNs(trusted), trustingPeriodNs: durationNs(cs.trustingPeriod), maxClockDriftNs: durationNs(cs.maxClockDrift), nowNs: ctx.timeNs };
+    verified = verifyTmHeader({ chainId: cs.chainId, trustedNextValidatorsHash: trusted.nextValidatorsHash, latestHeight: header.trustedHeight.revisionHeight, time }, header);
   } catch (e) {
     throw err.invalidHeader((e as Error).message);
   }
@@ -229,12 +239,45 @@ function updateClient(ctx: IbcExecContext, clientId: string, message: Any | unde
     root: { hash: verified.consensusState.root },
     nextValidatorsHash: verified.consensusState.nextValidatorsHash,
   });
-  write(ctx, hostKeys.consensusState(clientId, cs.latestHeight.revisionNumber, height), Any.encode({ typeUrl: '/ibc.lightclients.tendermint.v1.ConsensusState', value: TmConsensusState.encode(consensus).finish() }).finish());
+  const consensusBytes = Any.encode({ typeUrl: '/ibc.lightclients.tendermint.v1.ConsensusState', value: TmConsensusState.encode(consensus).finish() }).finish();
+  const key = hostKeys.consensusState(clientId, cs.latestHeight.revisionNumber, height);
+  const existing = read(ctx, key);
+  if (existing && !bytesEqual(existing, consensusBytes)) {
+    // Two valid headers for one height (CheckForMisbehaviour): freeze (UpdateStateOnMisbehaviour).
+    cs.frozenHeight = { revisionNumber: 0n, revisionHeight: 1n };
+    putClientState(ctx, clientId, cs);
+    events.push(ev('client_misbehaviour', ['client_id', clientId], ['client_type', CLIENT_TYPE]));
+    return;
+  }
+  if (!existing) write(ctx, key, consensusBytes); // the same header again changes nothing
   if (height > cs.latestHeight.revisionHeight) {
     cs.latestHeight = { revisionNumber: cs.latestHeight.revisionNumber, revisionHeight: height };
-    write(ctx, hostKeys.clientState(clientId), Any.encode({ typeUrl: '/ibc.lightclients.tendermint.v1.ClientState', value: TmClientState.encode(cs).finish() }).finish());
+    putClientState(ctx, clientId, cs);
   }
   events.push(ev('update_client', ['client_id', clientId], ['client_type', CLIENT_TYPE], ['consensus_heights', `${cs.latestHeight.revisionNumber}-${height}`]));
+}
+
+function putClientState(ctx: IbcExecContext, clientId: string, cs: TmClientState): void {
+  write(ctx, hostKeys.clientState(clientId), Any.encode({ typeUrl: '/ibc.lightclients.tendermint.v1.ClientState', value: TmClientState.encode(cs).finish() }).finish());
+}
+
+const durationNs = (d: { seconds: bigint; nanos: number } | undefined): bigint => (d ? d.seconds * 1_000_000_000n + BigInt(d.nanos) : 0n);
+const consensusNs = (c: TmConsensusState): bigint => durationNs(c.timestamp);
+
+/** 07-tendermint's Status: Frozen (a frozen height is set), Expired (the latest consensus state is older than the trusting period at this block's time), else Active. */
+function clientStatus(ctx: IbcExecContext, clientId: string, cs: TmClientState): 'Active' | 'Frozen' | 'Expired' {
+  if (cs.frozenHeight.revisionNumber !== 0n || cs.frozenHeight.revisionHeight !== 0n) return 'Frozen';
+  const latest = readConsensus(ctx, clientId, cs.latestHeight);
+  if (!latest || consensusNs(latest) + durationNs(cs.trustingPeriod) <= ctx.timeNs) return 'Expired';
+  return 'Active';
+}
+
+/** The client, refused with ibc-go's ErrClientNotActive unless it is active. */
+function requireActiveClient(ctx: IbcExecContext, clientId: string, why: (status: string) => string): TmClientState {
+  const cs = requireClient(ctx, clientId);
+  const status = clientStatus(ctx, clientId, cs);
+  if (status !== 'Active') throw err.clientNotActive(why(status));
+  return cs;
 }
 
 function requireClient(ctx: IbcExecContext, clientId: string): TmClientState {
@@ -248,8 +291,9 @@ function readConsensus(ctx: IbcExecContext, clientId: string, h: Height): TmCons
   return raw && TmConsensusState.decode(Any.decode(raw).value);
 }
 
-/** A proof height must be a height whose consensus state the client has verified. */
+/** A proof height must be a height whose consensus state the client has verified, and the client active (ibc-go's verify functions). */
 function requireProofHeight(ctx: IbcExecContext, clientId: string, h: Height): TmConsensusState {
+  requireActiveClient(ctx, clientId, (status) => `client (${clientId}) status is ${status}`);
   const c = readConsensus(ctx, clientId, h);
   if (!c) throw err.consensusNotFound(clientId, `${h.revisionNumber}-${h.revisionHeight}`);
   return c;
@@ -324,6 +368,12 @@ function openChannelOf(ctx: IbcExecContext, port: string, channel: string): { en
   return { end, conn };
 }
 
+/** ibc-go's check that a packet comes from (receive) or went to (acknowledge, timeout) the channel's counterparty. */
+function checkCounterparty(end: Channel, side: 'source' | 'destination', port: string, channel: string): void {
+  if (port !== end.counterparty.portId) throw err.invalidPacket(`packet ${side} port doesn't match the counterparty's port (${port} ≠ ${end.counterparty.portId})`);
+  if (channel !== end.counterparty.channelId) throw err.invalidPacket(`packet ${side} channel doesn't match the counterparty's channel (${channel} ≠ ${end.counterparty.channelId})`);
+}
+
 /** An attribute of an event ("" when absent). */
 export function attrOf(e: AbciEvent, key: string): string {
   return e.attributes.find((a) => a.key === key)?.value ?? '';
@@ -346,7 +396,8 @@ export function packetOfEvent(e: AbciEvent): Packet {
 
 function packetAttrs(p: Packet, connectionId: string, data?: boolean): [string, string][] {
   const out: [string, string][] = [];
-  if (data) out.push(['packet_data_hex', Buffer.from(p.data).toString('hex')]);
+  // packet_data (the bytes as text) as ibc-go v8 still emitted it beside packet_data_hex: relayers of that era read it.
+  if (data) out.push(['packet_data', Buffer.from(p.data).toString('utf8')], ['packet_data_hex', Buffer.from(p.data).toString('hex')]);
   out.push(
     ['packet_timeout_height', `${p.timeoutHeight.revisionNumber}-${p.timeoutHeight.revisionHeight}`],
     ['packet_timeout_timestamp', p.timeoutTimestamp.toString()],
@@ -383,7 +434,7 @@ async function sendTransfer(ctx: IbcExecContext, t: MsgTransfer, events: AbciEve
   if (t.timeoutHeight.revisionHeight === 0n && t.timeoutTimestamp === 0n) throw err.invalidRequest('packet timeout height and packet timeout timestamp cannot both be 0');
   const { end, conn } = openChannelOf(ctx, t.sourcePort, t.sourceChannel);
   // The counterparty's latest height and time as our client knows them: an elapsed timeout is refused.
-  const client = requireClient(ctx, conn.clientId);
+  const client = requireActiveClient(ctx, conn.clientId, (status) => `cannot send packet using client (${conn.clientId}) with status ${status}`);
   const latest = readConsensus(ctx, conn.clientId, client.latestHeight);
   const latestNs = latest?.timestamp ? latest.timestamp.seconds * 1_000_000_000n + BigInt(latest.timestamp.nanos) : 0n;
   if (elapsed(t.timeoutHeight, t.timeoutTimestamp, client.latestHeight.revisionHeight, latestNs)) {
@@ -419,9 +470,7 @@ async function sendTransfer(ctx: IbcExecContext, t: MsgTransfer, events: AbciEve
 
 async function recvPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
   const { end, conn } = openChannelOf(ctx, p.destinationPort, p.destinationChannel);
-  if (p.sourcePort !== end.counterparty.portId || p.sourceChannel !== end.counterparty.channelId) {
-    throw err.invalidPacket(`packet source port/channel ${p.sourcePort}/${p.sourceChannel} is not the channel's counterparty ${end.counterparty.portId}/${end.counterparty.channelId}`);
-  }
+  checkCounterparty(end, 'source', p.sourcePort, p.sourceChannel);
   if (elapsed(p.timeoutHeight, p.timeoutTimestamp, BigInt(ctx.height), ctx.timeNs)) {
     throw err.timeoutElapsed(`block height >= packet timeout height or block timestamp >= packet timeout timestamp (${ctx.height}, ${ctx.timeNs})`);
   }
@@ -456,9 +505,9 @@ async function recvPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, e
     events.push(...appEvents.map(asCallbackErrorEvent));
   }
   write(ctx, hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence), ackCommitment(ack));
-  // ibc-go's order: data, timeouts, sequence, ports and channels, the ack, then the connection (no ordering).
+  // ibc-go v8's order: data (text, hex), timeouts, sequence, ports and channels, the ack (text, hex), then the connection (no ordering).
   const common = packetAttrs(p, connectionId);
-  events.push(ev('write_acknowledgement', ['packet_data_hex', Buffer.from(p.data).toString('hex')], ...common.slice(0, 7), ['packet_ack_hex', Buffer.from(ack).toString('hex')], ...common.slice(8)));
+  events.push(ev('write_acknowledgement', ['packet_data', Buffer.from(p.data).toString('utf8')], ['packet_data_hex', Buffer.from(p.data).toString('hex')], ...common.slice(0, 7), ['packet_ack', Buffer.from(ack).toString('utf8')], ['packet_ack_hex', Buffer.from(ack).toString('hex')], ...common.slice(8)));
   events.push(ev('message', ['module', 'ibc_channel']));
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
 }
@@ -494,6 +543,7 @@ async function onRecv(ctx: IbcExecContext, p: Packet, data: NonNullable<ReturnTy
 
 async function acknowledgePacket(ctx: IbcExecContext, p: Packet, ackBytes: Uint8Array, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
   const { end, conn } = openChannelOf(ctx, p.sourcePort, p.sourceChannel);
+  checkCounterparty(end, 'destination', p.destinationPort, p.destinationChannel);
   const key = hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence);
   const stored = read(ctx, key);
   if (!stored) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP }; // already acknowledged or timed out
@@ -514,8 +564,16 @@ async function acknowledgePacket(ctx: IbcExecContext, p: Packet, ackBytes: Uint8
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
 }
 
+/**
+ * ibc-go's TimeoutPacket, short of its proof: the timeout must have passed at the proof height, but
+ * that the destination holds no receipt there is the (unverified) non-membership proof's to say.
+ * Until proofs are verified, the relayer is what keeps a received packet from also being refunded:
+ * it times out only packets absent from the destination's committed store at a height past their
+ * timeout (src/network/ibc/relayer.ts), and only the network's relayer may relay.
+ */
 async function timeoutPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
   const { end, conn } = openChannelOf(ctx, p.sourcePort, p.sourceChannel);
+  checkCounterparty(end, 'destination', p.destinationPort, p.destinationChannel);
   const key = hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence);
   const stored = read(ctx, key);
   if (!stored) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP };

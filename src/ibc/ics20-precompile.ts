@@ -13,7 +13,7 @@
 import { Address, createAccount, createAddressFromString } from '@ethereumjs/util';
 import { EVMError, type ExecResult, type PrecompileInput } from '@ethereumjs/evm';
 import type { AbciEvent } from '../abci/types.js';
-import { CosmosTxError } from '../app/cosmos/sdk-errors.js';
+import { CosmosTxError } from '../sdk/errors.js';
 import { toBech32 } from '../crypto/bech32.js';
 import { bytesEqual } from '../crypto/encoding.js';
 import { keccak256 } from '../crypto/keccak.js';

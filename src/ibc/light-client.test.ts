@@ -2,7 +2,7 @@ import { ClientState, ConsensusState } from 'cosmjs-types/ibc/lightclients/tende
 import { Commit as CommitProto, Header as HeaderProto } from 'cosmjs-types/tendermint/types/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockIDFlag } from '../abci/types.js';
-import { encodeCommit, encodeHeader } from '../codec/proto.js';
+import { encodeCommit, encodeHeader } from '../types/proto.js';
 import { LocalValidator } from '../consensus/validator.js';
 import { ed25519Generate } from '../crypto/ed25519.js';
 import { startKvStoreChain, type KvStoreChain } from '../network/kvstore-chain.js';
@@ -245,5 +245,27 @@ describe('client and consensus states', () => {
     expect(parseChainIdRevision('chain-01')).toBe(0n);
     expect(parseChainIdRevision('chain--1')).toBe(0n);
     expect(parseChainIdRevision('-1')).toBe(0n);
+  });
+});
+
+describe("07-tendermint's time checks (with `time`)", () => {
+  const SEC = 1_000_000_000n;
+  const headerNs = () => BigInt(header.time.seconds) * SEC + BigInt(header.time.nanos);
+  const timed = (over: Partial<NonNullable<TmClientTrust['time']>>): TmClientTrust => ({
+    ...client,
+    time: { trustedNs: headerNs() - SEC, trustingPeriodNs: 14n * 86_400n * SEC, maxClockDriftNs: 10n * SEC, nowNs: headerNs() + SEC, ...over },
+  });
+
+  it('accept a header after the trusted state, within the drift and the trusting period', () => {
+    expect(verifyTmHeader(timed({}), signedHeaderProto()).height).toBe(BigInt(H));
+  });
+
+  it('refuse a trusted state older than the trusting period', () => {
+    expectLcError(() => verifyTmHeader(timed({ trustingPeriodNs: 2n * SEC }), signedHeaderProto()), 'expired', /^failed to verify header: old header has expired at .* \(now: .*\)$/);
+  });
+
+  it('refuse a header not after the trusted state, or beyond the host time plus the drift', () => {
+    expectLcError(() => verifyTmHeader(timed({ trustedNs: headerNs() }), signedHeaderProto()), 'header-time', /expected new header time .* to be after old header time/);
+    expectLcError(() => verifyTmHeader(timed({ nowNs: headerNs() - 10n * SEC }), signedHeaderProto()), 'header-time', /new header has a time from the future .* max clock drift: 10000ms/);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * ICS-07 Tendermint light-client check for the in-process chains: what ibc-go's 07-tendermint
  * client does on MsgUpdateClient (`Header.ValidateBasic`, `checkTrustedHeader`, CometBFT
- * `light.Verify`), simplified: the caller hands in the one trusted consensus state; no trusting
- * period, clock drift or header-time checks, no bisection.
+ * `light.Verify`), simplified: the caller hands in the one trusted consensus state, no bisection.
+ * With `time` given, CometBFT's time checks too: the trusted state within the trusting period, the
+ * header after it and not beyond the host's time plus the max clock drift.
  *
  * Exported API:
  *   tmHeaderOf(parts: TmHeaderParts): TmHeaderProto           our Header/Commit/ValidatorSets → ibc Header proto
@@ -31,7 +32,7 @@ import { bytesEqual, toHexUpper } from '../crypto/encoding.js';
 import { SignedMsgType, type BlockID, type Commit, type CommitSig, type Header, type Validator } from '../types/block.js';
 import { headerHash } from '../types/header.js';
 import { voteSignBytes } from '../types/vote.js';
-import type { Timestamp } from '../types/time.js';
+import { formatRfc3339Nano, timestampToNs, type Timestamp } from '../types/time.js';
 import { ValidatorSet } from '../types/validator-set.js';
 
 exactSizeBuffers();
@@ -55,7 +56,9 @@ export type LightClientErrorReason =
   | 'validators-hash-mismatch'
   | 'trusted-validators-hash-mismatch'
   | 'untrusted-validator-set'
-  | 'insufficient-voting-power';
+  | 'insufficient-voting-power'
+  | 'expired'
+  | 'header-time';
 
 export class LightClientError extends Error {
   override name = 'LightClientError';
@@ -85,6 +88,8 @@ export interface TmClientTrust {
   trustedNextValidatorsHash: Uint8Array;
   /** Revision height of that trusted state: the client's latest, or the header's trusted_height when the caller keeps several. */
   latestHeight: bigint;
+  /** 07-tendermint's time checks (ns since the epoch, durations in ns): skipped when absent. */
+  time?: { trustedNs: bigint; trustingPeriodNs: bigint; maxClockDriftNs: bigint; nowNs: bigint };
 }
 
 export interface TmConsensusState {
@@ -354,6 +359,8 @@ export function verifyTmHeader(client: TmClientTrust, h: TmHeaderProto): Verifie
     throw heightErr(`could not get trusted consensus state for height ${fmtHeight(trustedHeight)}: the client's latest height is ${revision}-${client.latestHeight}`);
   }
 
+  if (client.time) checkHeaderTime(client.time, header.time);
+
   const blockHash = headerHash(header);
   if (!bytesEqual(blockHash, commit.blockId.hash)) {
     throw new LightClientError('header-hash-mismatch', `invalid header: commit signs block ${toHexUpper(commit.blockId.hash)}, header is block ${toHexUpper(blockHash)}`);
@@ -394,6 +401,20 @@ export function verifyTmHeader(client: TmClientTrust, h: TmHeaderProto): Verifie
   }
 
   return { consensusState: { timestamp: header.time, root: header.appHash, nextValidatorsHash: header.nextValidatorsHash }, height };
+}
+
+/** ns since the epoch as RFC 3339 (CometBFT's error texts print times). */
+const nsText = (ns: bigint): string => formatRfc3339Nano({ seconds: Number(ns / 1_000_000_000n), nanos: Number(ns % 1_000_000_000n) });
+
+/** CometBFT light.Verify's time checks, in its order and words: trusted state expired, header time not after it, header from the future. */
+function checkHeaderTime(t: NonNullable<TmClientTrust['time']>, headerTime: Timestamp): void {
+  const expiresNs = t.trustedNs + t.trustingPeriodNs;
+  if (expiresNs <= t.nowNs) throw new LightClientError('expired', `failed to verify header: old header has expired at ${nsText(expiresNs)} (now: ${nsText(t.nowNs)})`);
+  const headerNs = timestampToNs(headerTime);
+  if (headerNs <= t.trustedNs) throw new LightClientError('header-time', `failed to verify header: expected new header time ${nsText(headerNs)} to be after old header time ${nsText(t.trustedNs)}`);
+  if (headerNs >= t.nowNs + t.maxClockDriftNs) {
+    throw new LightClientError('header-time', `failed to verify header: new header has a time from the future ${nsText(headerNs)} (now: ${nsText(t.nowNs)}; max clock drift: ${t.maxClockDriftNs / 1_000_000n}ms)`);
+  }
 }
 
 // ---------------------------------------------------------------- client and consensus states

@@ -60,8 +60,8 @@ import {
 import { ConnectionEnd } from 'cosmjs-types/ibc/core/connection/v1/connection';
 import { QueryConnectionRequest, QueryConnectionResponse, QueryConnectionsResponse } from 'cosmjs-types/ibc/core/connection/v1/query';
 import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
-import { QueryError, type Codespace } from '../app/errors.js';
-import type { QueryContext, QueryRoute } from '../app/query-routes.js';
+import { QueryError, type Codespace } from '../sdk/errors.js';
+import type { QueryContext, QueryRoute } from '../sdk/query-router.js';
 import { toBech32 } from '../crypto/bech32.js';
 import type { IbcStore } from './ibc-store.js';
 import { denomHashHex, denomPath, escrowAddress, hostKeys, parseDenomPath, type Denom } from './keys.js';
@@ -74,7 +74,10 @@ const invalidArgument = (desc: string) => new QueryError(18, SDK, `rpc error: co
 const EMPTY = new Uint8Array(0);
 const text = new TextDecoder();
 
-function storeOf(ctx: QueryContext): IbcStore {
+/** The app's part these routes read (the EVM app and the hub give it in their query context). */
+type IbcQueryContext = QueryContext & { cosmos?: { ibc?: () => IbcStore } };
+
+function storeOf(ctx: IbcQueryContext): IbcStore {
   const s = ctx.cosmos?.ibc?.();
   if (!s) throw new QueryError(6, SDK, 'the IBC queries are not served by this app: unknown request');
   return s;

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { HubApp, type HubGenesisState } from '../apps/hub/hub-app.js';
-import type { DeepPartial, NodeConfig } from '../config/types.js';
+import { mergeConfig } from '../config/defaults.js';
+import type { ConsensusConfig, DeepPartial, NodeConfig } from '../config/types.js';
 import { toBech32 } from '../crypto/bech32.js';
 import { derivePath, masterNode, mnemonicToSeed, secp256k1PublicKey } from '../crypto/hd-secp256k1.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
@@ -31,6 +32,13 @@ export interface HubChainSpec {
   /** More funded accounts (bech32 with the hub prefix; the network funds its relayer here). */
   extraAccounts?: { address: string; amount: string }[];
   config?: DeepPartial<NodeConfig>;
+  /**
+   * Block production, as the EVM chain's `[consensus]` (applied over `config.consensus`): `mode`
+   * automine (default: a block only when a tx arrives), interval (a block every `timeoutCommitMs`,
+   * empty ones too unless `createEmptyBlocks` is false) or manual. A relayer that waits for the next
+   * block (@confio/relayer's `waitOneBlock`) needs blocks while idle: interval mode.
+   */
+  consensus?: Partial<Pick<ConsensusConfig, 'mode' | 'timeoutCommitMs' | 'createEmptyBlocks' | 'createEmptyBlocksIntervalMs'>>;
   logger?: Logger;
   /** A network's one metrics registry (src/node/metrics.ts). */
   metrics?: MetricsRegistry;
@@ -58,6 +66,7 @@ export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
   const amount = ((spec.balance ?? 1_000_000n) * 1_000_000n).toString();
   const hub: HubGenesisState = { denom: HUB_DENOM, displayDenom: 'HUB', decimals: 6, bech32Prefix: HUB_PREFIX, minGasPrice: '0', accounts: [...devAddresses.map((address) => ({ address, amount })), ...(spec.extraAccounts ?? [])] };
   const genesis: GenesisDoc = { ...dev.genesis, appState: { hub } };
-  const chain = await startInMemoryAppChain({ openApp: (db) => HubApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_HUB_RPC_LADDR, config: spec.config, logger: spec.logger, metrics: spec.metrics });
+  const config = spec.consensus ? (mergeConfig((spec.config ?? {}) as NodeConfig, { consensus: spec.consensus } as never) as DeepPartial<NodeConfig>) : spec.config;
+  const chain = await startInMemoryAppChain({ openApp: (db) => HubApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_HUB_RPC_LADDR, config, logger: spec.logger, metrics: spec.metrics });
   return Object.assign(chain, { kind: 'hub' as const, devAddresses });
 }

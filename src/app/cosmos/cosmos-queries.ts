@@ -8,6 +8,7 @@
  *   cosmos.auth.v1beta1.Query     Account, Accounts, AccountInfo, Params, Bech32Prefix
  *   cosmos.bank.v1beta1.Query     Balance, AllBalances, SpendableBalances, SpendableBalanceByDenom,
  *                                 TotalSupply, SupplyOf, DenomMetadata, DenomsMetadata, Params
+ *   cosmos.staking.v1beta1.Query  Params (the SDK defaults: relayers read unbonding_time for a client's trusting period)
  *   cosmos.tx.v1beta1.Service     Simulate (GetTx and the node's own queries are added by the node)
  */
 import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
@@ -44,17 +45,17 @@ import {
 } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import type { PageRequest } from 'cosmjs-types/cosmos/base/query/v1beta1/pagination';
 import { PubKey as Secp256k1PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
+import { QueryParamsResponse as StakingParamsResponse } from 'cosmjs-types/cosmos/staking/v1beta1/query';
 import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { fromBech32, toBech32 } from '../../crypto/bech32.js';
 import { txHash } from '../../types/txs.js';
-import { QueryError, type Codespace } from '../errors.js';
-import type { QueryContext, QueryRoute, QueryState } from '../query-routes.js';
+import { CosmosTxError, QueryError, type Codespace } from '../../sdk/errors.js';
+import type { QueryContext, QueryRoute, QueryState } from '../../sdk/query-router.js';
 import type { AuthEntry, AuthRegistry } from './auth-registry.js';
 import { GAS, MAX_MEMO_CHARACTERS, runCosmosTx, type CosmosChainEnv } from './cosmos-exec.js';
 import { decodeCosmosTx, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from './cosmos-tx.js';
-import { CosmosTxError } from './sdk-errors.js';
 import { storedBalance, storedBalances, storedSupplies, storedSupply } from '../../ibc/bank.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 
@@ -177,6 +178,9 @@ async function totalSupply(ctx: Ctx, state: QueryState): Promise<bigint> {
   return sum;
 }
 
+/** The SDK's default unbonding time, 21 days: also the unbonding period of the relayer's clients (src/ibc/light-client.ts). */
+const STAKING_UNBONDING_SECONDS = 21n * 24n * 60n * 60n;
+
 const route = (path: string, handle: (ctx: Ctx, state: QueryState, data: Uint8Array) => Promise<Uint8Array>): QueryRoute => ({
   path,
   handle: (ctx, state, _args, req) => handle(ctx as Ctx, state, req.data),
@@ -210,6 +214,10 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     const params: AuthParams = { maxMemoCharacters: BigInt(MAX_MEMO_CHARACTERS), txSigLimit: 7n, txSizeCostPerByte: GAS.txSizePerByte, sigVerifyCostEd25519: 590n, sigVerifyCostSecp256k1: GAS.sigVerifySecp256k1 };
     return AuthParamsResponse.encode({ params }).finish();
   }),
+  // ── staking: no staking module (fixed validator sets), but its Params as the SDK defaults them, bonded in the native denom ──
+  route('/cosmos.staking.v1beta1.Query/Params', async (ctx) =>
+    StakingParamsResponse.encode({ params: { unbondingTime: { seconds: STAKING_UNBONDING_SECONDS, nanos: 0 }, maxValidators: 100, maxEntries: 7, historicalEntries: 10_000, bondDenom: ctx.denom, minCommissionRate: '0' } }).finish(),
+  ),
   route('/cosmos.auth.v1beta1.Query/Bech32Prefix', async (ctx) => Bech32PrefixResponse.encode({ bech32Prefix: ctx.bech32Prefix }).finish()),
 
   // ── bank ──

@@ -35,9 +35,9 @@ import { AuthRegistry, FEE_COLLECTOR } from '../../app/cosmos/auth-registry.js';
 import { runCosmosTx, type CosmosChainEnv } from '../../app/cosmos/cosmos-exec.js';
 import { COSMOS_QUERIES, IBC_QUERIES } from '../../app/lazy-query-routes.js';
 import { decodeCosmosTx, type DecodedCosmosTx } from '../../app/cosmos/cosmos-tx.js';
-import { CosmosTxError } from '../../app/cosmos/sdk-errors.js';
-import { HeightNotAvailableError } from '../../app/errors.js';
-import { buildRouteTable, routeQuery, type QueryContext } from '../../app/query-routes.js';
+import { CosmosTxError, HeightNotAvailableError } from '../../sdk/errors.js';
+import { buildRouteTable, routeQuery } from '../../sdk/query-router.js';
+import type { AppQueryContext } from '../../app/query-routes.js';
 import { fromBech32 } from '../../crypto/bech32.js';
 import { txHash } from '../../types/txs.js';
 import { appHashWithIbc, IbcStore } from '../../ibc/ibc-store.js';
@@ -243,7 +243,7 @@ export class HubApp implements Application {
   async query(req: RequestQuery): Promise<ResponseQuery> {
     const m = this.meta;
     const c = m?.config;
-    const ctx: QueryContext = {
+    const ctx: AppQueryContext = {
       latestHeight: () => m?.height ?? 0,
       stateAt: async (h) => {
         if (h !== (m?.height ?? 0)) throw new HeightNotAvailableError(h, m?.height ?? 0);

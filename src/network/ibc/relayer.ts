@@ -7,7 +7,11 @@
  *   relay    after each block (default) or on flush(): packets sent and not received are received
  *            on the destination (MsgUpdateClient + MsgRecvPacket), acknowledgements written are
  *            relayed back (MsgAcknowledgement), packets whose timeout passed on the destination are
- *            timed out on the source (MsgTimeout, refund)
+ *            timed out on the source (MsgTimeout, refund): only when the destination's committed
+ *            height (or its block time) is past the timeout and its committed store at that height
+ *            has no receipt, that height being the MsgTimeout's proof height. A receive still in a
+ *            mempool can then never land (the destination refuses a receive past its timeout), so
+ *            one packet is never both refunded and minted.
  *   pause()  stops relaying (a demo of a pending or timed-out transfer); resume() relays the backlog
  *
  * Client updates carry the counterparty's real signed header, commit and validator set; the chain
@@ -258,8 +262,7 @@ export class Relayer {
   }
 
   private timedOut(p: Packet, dst: End): boolean {
-    const h = BigInt(dst.chain.height());
-    return (p.timeoutHeight.revisionHeight !== 0n && h >= p.timeoutHeight.revisionHeight) || (p.timeoutTimestamp !== 0n && this.latestTimeNs(dst) >= p.timeoutTimestamp);
+    return timedOutAt(p, dst.chain.height(), this.latestTimeNs(dst));
   }
 
   private latestTime = new Map<string, bigint>();
@@ -277,6 +280,8 @@ export class Relayer {
       if (sh) this.latestTime.set(end.chain.chainId, timestampToNs(sh.header.time));
     }
     for (const [src, dst, from] of [[this.a, this.b, 'a'], [this.b, this.a, 'b']] as const) {
+      // The destination as committed at one height: its store and that height's block time.
+      const view = await this.committedView(dst);
       const toDst: IbcMsg[] = [];
       const toSrc: IbcMsg[] = [];
       /** The packets `toSrc` ends (same order): tracked no more once their tx is in a block. */
@@ -288,14 +293,17 @@ export class Relayer {
           this.packets.delete(key); // acknowledged or timed out
           continue;
         }
+        if (!view) continue;
         if (t.ack) {
+          // Proven at the view's height: relayed once that height's store holds the ack (else next round).
+          if (!view.store.has(hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence))) continue;
           toSrc.push({ kind: 'acknowledgement', m: { packet: p, acknowledgement: t.ack, proofAcked: new Uint8Array(0), proofHeight: height(0), signer: this.signer(src) } });
           ending.push(key);
           continue;
         }
-        const received = dst.chain.ibcStore().has(hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence));
+        const received = view.store.has(hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence));
         if (received) continue; // its ack event comes with the receiving block
-        if (this.timedOut(p, dst)) {
+        if (timedOutAt(p, view.height, view.timeNs)) {
           toSrc.push({ kind: 'timeout', m: { packet: p, proofUnreceived: new Uint8Array(0), proofHeight: height(0), nextSequenceRecv: 0n, signer: this.signer(src) } });
           ending.push(key);
         } else if (!this.willTimeOut(p, dst)) {
@@ -306,7 +314,8 @@ export class Relayer {
       try {
         for (let i = 0; i < toDst.length; i += MAX_MSGS_PER_TX) await this.withUpdate(dst, src, (h) => toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
         for (let i = 0; i < toSrc.length; i += MAX_MSGS_PER_TX) {
-          await this.withUpdate(src, dst, (h) => toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
+          // Proven at the height whose store showed no receipt (acknowledgements need no more than it either).
+          await this.withUpdate(src, dst, (h) => toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)), view?.height);
           for (const key of ending.slice(i, i + MAX_MSGS_PER_TX)) this.packets.delete(key);
         }
       } catch (err) {
@@ -316,16 +325,28 @@ export class Relayer {
     }
   }
 
+  /**
+   * A chain's committed IBC store with the height it was committed at and that block's time, read
+   * together (the store first: the app commits before the engine moves its height, so the store is
+   * never older than the height). undefined before its first block.
+   */
+  private async committedView(end: End): Promise<{ height: number; timeNs: bigint; store: IbcStore } | undefined> {
+    const store = end.chain.ibcStore();
+    const h = end.chain.height();
+    const sh = await end.chain.signedHeader(h);
+    return sh && { height: h, timeNs: timestampToNs(sh.header.time), store };
+  }
+
   /** The destination's next block would be past the timeout: a receive would fail; wait to time it out. */
   private willTimeOut(p: Packet, dst: End): boolean {
     return p.timeoutHeight.revisionHeight !== 0n && BigInt(dst.chain.height()) + 1n >= p.timeoutHeight.revisionHeight;
   }
 
-  /** A tx on `self`: an update of its client of `other` to other's latest header, then the messages. */
-  private async withUpdate(self: End, other: End, msgs: (proofHeight: Height) => IbcMsg[]): Promise<AbciEvent[]> {
+  /** A tx on `self`: an update of its client of `other` to other's latest header (or to `at`), then the messages. */
+  private async withUpdate(self: End, other: End, msgs: (proofHeight: Height) => IbcMsg[], at?: number): Promise<AbciEvent[]> {
     const cs = TmClientState.decode(Any.decode(self.chain.ibcStore().get(hostKeys.clientState(self.clientId))!).value);
     const trusted = Number(cs.latestHeight.revisionHeight);
-    const latest = other.chain.height();
+    const latest = at ?? other.chain.height();
     const update: IbcMsg[] = [];
     let proofHeight = cs.latestHeight;
     if (latest > trusted) {
@@ -395,6 +416,11 @@ function attr(events: AbciEvent[], type: string, key: string): string {
   const v = events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
   if (v === undefined) throw new Error(`relayer: no ${type}.${key} in the tx's events`);
   return v;
+}
+
+/** ibc-go's timeout rule for a destination at `height` with block time `timeNs`. */
+function timedOutAt(p: Packet, height: number, timeNs: bigint): boolean {
+  return (p.timeoutHeight.revisionHeight !== 0n && BigInt(height) >= p.timeoutHeight.revisionHeight) || (p.timeoutTimestamp !== 0n && timeNs >= p.timeoutTimestamp);
 }
 
 function withProofHeight(m: IbcMsg, h: Height): IbcMsg {
