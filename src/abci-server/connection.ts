@@ -4,7 +4,7 @@
  *
  *   socket 'data' ─> FrameReader ─> decoded requests (queue) ─> handle (the app, under its lock) ─> write
  *        ▲ paused while the client leaves our writes unread (write() false, until 'drain')
- *        └ or while the queue holds more than QUEUE_HIGH_WATER_BYTES of requests (the app lags)
+ *        └ or while the queue holds more than maxQueueBytes of requests (the app lags)
  *
  * A malformed or oversized frame closes the connection with a logged reason; on close everything
  * the connection holds (buffered bytes, queued requests) is dropped.
@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { encodeFrame, FrameReader } from './framing.js';
 import { WireRequest, WireResponse, type W } from './wire.js';
 
-/** Decoded requests may wait up to this many frame bytes before reading stops. */
+/** Default of `maxQueueBytes`: decoded requests may wait up to this many frame bytes before reading stops. */
 export const QUEUE_HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
 export interface ConnectionStats {
@@ -42,6 +42,8 @@ export class AbciConnection {
     maxMessageBytes: number,
     private readonly logger: Logger,
     onClose: () => void,
+    /** Reading stops while more than this many bytes of requests wait for the app. */
+    private readonly maxQueueBytes: number = QUEUE_HIGH_WATER_BYTES,
   ) {
     this.reader = new FrameReader(maxMessageBytes);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -124,7 +126,7 @@ export class AbciConnection {
   /** Reads only while the client takes its answers and the queue is short. */
   private updateFlow(): void {
     if (this.closed) return;
-    const hold = this.socket.writableNeedDrain || this.queuedBytes > QUEUE_HIGH_WATER_BYTES;
+    const hold = this.socket.writableNeedDrain || this.queuedBytes > this.maxQueueBytes;
     if (hold && !this.paused) {
       this.paused = true;
       this.socket.pause();

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net';
 import type { Logger } from 'pino';
 import type { Application } from '../abci/application.js';
 import { parseListenAddress } from '../config/listen-address.js';
-import { AbciConnection, type ConnectionStats } from './connection.js';
+import { AbciConnection, QUEUE_HIGH_WATER_BYTES, type ConnectionStats } from './connection.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './framing.js';
 import { fromWire, toWire, type W } from './wire.js';
 
@@ -22,6 +22,8 @@ export interface AbciServerOptions {
   address: string;
   /** Largest request frame accepted (default CometBFT's 100 MiB); a longer one closes its connection. */
   maxMessageBytes?: number;
+  /** A connection stops being read while more than this many bytes of its requests wait for the app (default 4 MiB). */
+  maxQueueBytes?: number;
   logger: Logger;
 }
 
@@ -59,6 +61,8 @@ export async function handleRequest(app: Application, req: W.Request): Promise<W
 export async function startAbciServer(opts: AbciServerOptions): Promise<AbciServer> {
   const { app, logger } = opts;
   const maxBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxQueueBytes = opts.maxQueueBytes ?? QUEUE_HIGH_WATER_BYTES;
+  if (!Number.isSafeInteger(maxQueueBytes) || maxQueueBytes < 0) throw new RangeError(`maxQueueBytes must be a non-negative integer, got ${maxQueueBytes}`);
   const connections = new Set<AbciConnection>();
   let lock: Promise<void> = Promise.resolve();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -72,7 +76,7 @@ export async function startAbciServer(opts: AbciServerOptions): Promise<AbciServ
   const handle = (req: W.Request) => exclusive(() => handleRequest(app, req));
 
   const server: Server = createServer((socket) => {
-    const conn: AbciConnection = new AbciConnection(socket, handle, maxBytes, logger, () => connections.delete(conn));
+    const conn: AbciConnection = new AbciConnection(socket, handle, maxBytes, logger, () => connections.delete(conn), maxQueueBytes);
     connections.add(conn);
   });
   let address: string;

@@ -64,6 +64,7 @@ function buildProgram(): Command {
   const start = addNodeOptions(program.command('start').description('start a node (default: an in-memory devnet with funded dev accounts)'));
   start.option('--kvstore-rpc <laddr>', `CometBFT RPC address of the kvstore chain (with --chains …,kvstore)`, DEFAULT_KVSTORE_RPC_LADDR);
   start.option('--hub-rpc <laddr>', 'CometBFT RPC address of the hub chain (with --chains …,hub)', DEFAULT_HUB_RPC_LADDR);
+  start.option('--hub-block-time <ms>', 'the hub makes a block every <ms> milliseconds, empty ones too (interval mode; 0: automine, a block only when a tx arrives)', '0');
   start.option('--svm-rpc <addr>', 'Solana JSON-RPC address of the SVM chain (with --chains …,svm), as solana-test-validator', '127.0.0.1:8899');
   start.option('--svm-ws <addr>', 'Solana WebSocket (subscriptions) address of the SVM chain', '127.0.0.1:8900');
   start.option('--svm-slot-ms <ms>', 'milliseconds per slot of the SVM chain (0: only when mined)', '400');
@@ -84,7 +85,10 @@ function buildProgram(): Command {
       const laddr = host && given === DEFAULT_HUB_RPC_LADDR ? `tcp://${host}:26757` : given;
       usage(() => parseListenAddress(laddr, '--hub-rpc'));
       listen.push({ flag: '--hub-rpc', address: laddr });
-      chains.push({ kind: 'hub', mnemonic: plan.devnet?.mnemonic, config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
+      const blockMs = Number(typeof o['hubBlockTime'] === 'string' ? o['hubBlockTime'] : '0');
+      if (!Number.isSafeInteger(blockMs) || blockMs < 0) fail(`invalid value "${String(o['hubBlockTime'])}" for --hub-block-time: expected a non-negative integer`);
+      const consensus = blockMs > 0 ? { mode: 'interval' as const, timeoutCommitMs: blockMs } : undefined;
+      chains.push({ kind: 'hub', mnemonic: plan.devnet?.mnemonic, config: { logLevel: plan.overrides.logLevel, rpc: { laddr } }, ...(consensus ? { consensus } : {}) });
     }
     if (kinds.includes('kvstore')) {
       const given = typeof o['kvstoreRpc'] === 'string' ? o['kvstoreRpc'] : DEFAULT_KVSTORE_RPC_LADDR;
@@ -102,8 +106,9 @@ function buildProgram(): Command {
       listen.push({ flag: '--svm-rpc', address: rpc }, { flag: '--svm-ws', address: ws });
       const slotMs = Number(str('svmSlotMs', '400'));
       if (!Number.isSafeInteger(slotMs) || slotMs < 0) fail(`invalid value "${str('svmSlotMs', '')}" for --svm-slot-ms: expected a non-negative integer`);
-      const { maxRecords, maxBlocks, maxJournalBytes } = usage(() => resolveConfig(plan.home, plan.overrides)).svm;
-      chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic, home: plan.home, maxRecords, maxBlocks, maxJournalBytes });
+      // The [svm] section as the chain spec takes it (limits, origins, history sizes).
+      const svm = usage(() => resolveConfig(plan.home, plan.overrides)).svm;
+      chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic, home: plan.home, ...svm });
     }
     usage(() => refuseUnsafePorts(listen));
     // What a slow start waits for, on stderr: stdout keeps the banner (or only JSON lines).

@@ -14,6 +14,7 @@ export function registerRpcCommand(program: Command, fail: (msg: string) => neve
     .requiredOption('--comet <url>', 'the CometBFT RPC, e.g. http://127.0.0.1:26657')
     .option('--proxy-app <addr>', 'where CometBFT connects to the app: tcp://host:port or unix:///path (its proxy_app)', DEFAULT_PROXY_APP)
     .option('--max-message-bytes <n>', 'largest ABCI message accepted (CometBFT’s default: 100 MiB)', '104857600')
+    .option('--max-queue-bytes <n>', 'bytes of requests an ABCI connection may queue for the app before it stops being read', String(4 * 1024 * 1024))
     .action(async (o: Record<string, string | boolean | undefined>) => {
       const plan = (() => {
         try {
@@ -27,9 +28,11 @@ export function registerRpcCommand(program: Command, fail: (msg: string) => neve
       if (!/^https?:\/\/[^/]+/.test(comet)) fail(`invalid value "${comet}" for --comet: expected the CometBFT RPC URL, e.g. http://127.0.0.1:26657`);
       const max = Number(o['maxMessageBytes']);
       if (!Number.isSafeInteger(max) || max < 1) fail(`invalid value "${String(o['maxMessageBytes'])}" for --max-message-bytes: expected a positive integer`);
+      const queue = Number(o['maxQueueBytes']);
+      if (!/^\d+$/.test(String(o['maxQueueBytes'])) || !Number.isSafeInteger(queue)) fail(`invalid value "${String(o['maxQueueBytes'])}" for --max-queue-bytes: expected a non-negative integer`);
       // The front (ABCI server, CometBFT RPC client) loads only for this command.
       const { startCometFront } = await import('../node/comet-front/front.js');
-      const front = await startCometFront({ home: plan.home, comet, proxyApp: String(o['proxyApp']), maxMessageBytes: max, config: plan.overrides }).catch((err: Error) =>
+      const front = await startCometFront({ home: plan.home, comet, proxyApp: String(o['proxyApp']), maxMessageBytes: max, maxQueueBytes: queue, config: plan.overrides }).catch((err: Error) =>
         fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))),
       );
       const shutdown = async () => {

@@ -25,6 +25,8 @@ export function defaultConfig(): NodeConfig {
       maxRequestBatchSize: 10,
       maxBodyBytes: 1_000_000,
       maxHeaderBytes: 1_048_576,
+      // Every server's request-target limit (414): below the ~128 KiB head uWebSockets.js resets unanswered.
+      maxUrlBytes: 65_536,
       // serde_json's recursion limit (solana-test-validator); the JSON-RPC core's default too.
       maxJsonDepth: 128,
     },
@@ -54,7 +56,8 @@ export function defaultConfig(): NodeConfig {
       globalQueue: 1024,
     },
     txIndex: { indexer: 'kv' },
-    instrumentation: { prometheus: false, prometheusListenAddr: ':26660', maxOpenConnections: 3, namespace: 'cometbft' },
+    // A scrape is a GET without a body: 1 KiB of body and 64 KiB of head are plenty.
+    instrumentation: { prometheus: false, prometheusListenAddr: ':26660', maxOpenConnections: 3, namespace: 'cometbft', maxBodyBytes: 1024, maxHeaderBytes: 65_536, maxUrlBytes: 65_536 },
     jsonRpc: {
       enable: true,
       address: '127.0.0.1:8545',
@@ -81,6 +84,9 @@ export function defaultConfig(): NodeConfig {
       // Devnet: any origin, so browser dapps reach it (Cosmos EVM's default); a home allows none (homeProfile).
       httpCorsDomain: ['*'],
       maxBodyBytes: 5_242_880,
+      // geth's maxHeaderBytes (node/rpcstack.go).
+      maxHeaderBytes: 1_048_576,
+      maxUrlBytes: 65_536,
       maxJsonDepth: 128,
       clientVersion: '',
     },
@@ -98,10 +104,23 @@ export function defaultConfig(): NodeConfig {
       // Devnet: any origin (Skip Go widgets call it from browsers); a home allows none (homeProfile).
       corsAllowedOrigins: ['*'],
       maxJsonDepth: 128,
+      maxHeaderBytes: 16 * 1024,
+      maxUrlBytes: 65_536,
     },
     // devnet: on for the in-memory devnet profile; startNode({ home }) and `chainlet init` turn it off.
     evm: { minGasPrice: 0n, devnet: true, maxMineBlocks: 100_000 },
-    svm: { maxRecords: 100_000, maxBlocks: 100_000, maxJournalBytes: 64 * 1024 * 1024 },
+    svm: {
+      maxRecords: 100_000,
+      maxBlocks: 100_000,
+      maxJournalBytes: 64 * 1024 * 1024,
+      // Devnet: any origin (browser wallets and dapps); a home allows none (homeProfile).
+      corsAllowedOrigins: ['*'],
+      // Room for any batch of 1232-byte txs a client sends; 1 MiB of head as the other JSON-RPCs.
+      maxBodyBytes: 50 * 1024 * 1024,
+      maxHeaderBytes: 1_048_576,
+      maxUrlBytes: 65_536,
+      wsWriteBufferBytes: 4_194_304,
+    },
   };
 }
 
@@ -115,6 +134,7 @@ export function homeProfile(cfg: NodeConfig): NodeConfig {
     evm: { ...cfg.evm, devnet: false },
     jsonRpc: { ...cfg.jsonRpc, httpCorsDomain: [] },
     routing: { ...cfg.routing, corsAllowedOrigins: [] },
+    svm: { ...cfg.svm, corsAllowedOrigins: [] },
   };
 }
 

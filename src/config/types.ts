@@ -21,6 +21,8 @@ export interface RpcConfig {
   maxRequestBatchSize: number;
   maxBodyBytes: number;
   maxHeaderBytes: number;
+  /** A longer request target (path and query) gets 414 (Chainlet's addition). */
+  maxUrlBytes: number;
   /** Deepest nesting of arrays/objects in a JSON-RPC request (0 = no limit). */
   maxJsonDepth: number;
 }
@@ -69,6 +71,12 @@ export interface InstrumentationConfig {
   maxOpenConnections: number;
   /** Metric name prefix (CometBFT's default "cometbft"). */
   namespace: string;
+  /** Larger request bodies get 413 (a scrape sends none). */
+  maxBodyBytes: number;
+  /** Larger request heads get 431. */
+  maxHeaderBytes: number;
+  /** A longer request target gets 414. */
+  maxUrlBytes: number;
 }
 
 export interface JsonRpcConfig {
@@ -98,6 +106,10 @@ export interface JsonRpcConfig {
   /** Origins allowed cross-origin HTTP requests (geth's --http.corsdomain); empty = no CORS headers. */
   httpCorsDomain: string[];
   maxBodyBytes: number;
+  /** Larger request heads get 431 (geth's 1 MiB). */
+  maxHeaderBytes: number;
+  /** A longer request target gets 414. */
+  maxUrlBytes: number;
   /** Deepest nesting of arrays/objects in a JSON-RPC request (0 = no limit). */
   maxJsonDepth: number;
   /** web3_clientVersion; '' = chosen from the profile (see rpc/eth/env.ts clientVersion). */
@@ -119,6 +131,10 @@ export interface RoutingConfig {
   corsAllowedOrigins?: string[];
   /** Deepest nesting of arrays/objects in a request body (default 128; 0 = no limit). */
   maxJsonDepth?: number;
+  /** Larger request heads get 431 (default 16 KiB). */
+  maxHeaderBytes?: number;
+  /** A longer request target gets 414 (default 65 536). */
+  maxUrlBytes?: number;
 }
 
 export interface EvmConfig {
@@ -153,6 +169,16 @@ export interface SvmConfig {
   maxBlocks: number;
   /** Journal size on a home that folds it into a new snapshot, in bytes. */
   maxJournalBytes: number;
+  /** Origins allowed cross-origin requests to the Solana RPC ("*" = any; empty = no CORS headers). */
+  corsAllowedOrigins: string[];
+  /** Larger request bodies (and WebSocket messages) get 413 / a close. */
+  maxBodyBytes: number;
+  /** Larger request heads get 431. */
+  maxHeaderBytes: number;
+  /** A longer request target gets 414. */
+  maxUrlBytes: number;
+  /** Bytes waiting to be sent to a WebSocket client before it is closed (1008) as too slow. */
+  wsWriteBufferBytes: number;
 }
 
 /** A deep-partial view used for overrides from files, flags and `startNode` options. */

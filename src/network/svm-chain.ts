@@ -37,8 +37,16 @@ export interface SvmChainSpec {
   ws?: string;
   /** Deepest nesting of arrays/objects in a JSON-RPC request (default 128, as solana-test-validator); 0 = no limit. */
   maxJsonDepth?: number;
-  /** Origins allowed cross-origin requests to the RPC: default any ("*") in the devnet, none with a home. */
+  /** Origins allowed cross-origin requests to the RPC (`[svm] cors-allowed-origins`): default any ("*") in the devnet, none with a home. */
   corsAllowedOrigins?: string[];
+  /** `[svm] max-body-bytes` (default 50 MiB): a larger request body gets 413, a larger WebSocket message closes its connection. */
+  maxBodyBytes?: number;
+  /** `[svm] max-header-bytes` (default 1 MiB): a larger request head gets 431. */
+  maxHeaderBytes?: number;
+  /** `[svm] max-url-bytes` (default 65 536): a longer request target gets 414. */
+  maxUrlBytes?: number;
+  /** `[svm] ws-write-buffer-bytes` (default 4 MiB): a WebSocket client with more unsent is closed (1008). */
+  wsWriteBufferBytes?: number;
   /**
    * With a home, the chain's state lives in `<home>/data`: a snapshot (`svm-state.json`) and a
    * journal of every tx and slot since (`svm-journal.log`), so a kill -9 loses nothing answered.
@@ -66,7 +74,15 @@ export interface SvmChain {
 }
 
 /** Each limit, its config key and its least value. */
-const LIMITS = { maxRecords: ['max-records', 1], maxBlocks: ['max-blocks', 1], maxJournalBytes: ['max-journal-bytes', 0] } as const;
+const LIMITS = {
+  maxRecords: ['max-records', 1],
+  maxBlocks: ['max-blocks', 1],
+  maxJournalBytes: ['max-journal-bytes', 0],
+  maxBodyBytes: ['max-body-bytes', 0],
+  maxHeaderBytes: ['max-header-bytes', 0],
+  maxUrlBytes: ['max-url-bytes', 1],
+  wsWriteBufferBytes: ['ws-write-buffer-bytes', 1],
+} as const;
 
 function checkLimits(spec: SvmChainSpec): void {
   for (const [name, [key, min]] of Object.entries(LIMITS)) {
@@ -89,7 +105,17 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
   const rpcAddr = spec.rpc ?? DEFAULT_SVM_RPC;
   if (rpcAddr !== '') {
     try {
-      rpc = await startSolanaRpc(env, { address: rpcAddr, wsAddress: spec.ws ?? DEFAULT_SVM_WS, logger, corsAllowedOrigins: spec.corsAllowedOrigins ?? (spec.home ? [] : ['*']), ...(spec.maxJsonDepth !== undefined ? { maxJsonDepth: spec.maxJsonDepth } : {}) });
+      rpc = await startSolanaRpc(env, {
+        address: rpcAddr,
+        wsAddress: spec.ws ?? DEFAULT_SVM_WS,
+        logger,
+        corsAllowedOrigins: spec.corsAllowedOrigins ?? (spec.home ? [] : ['*']),
+        ...(spec.maxJsonDepth !== undefined ? { maxJsonDepth: spec.maxJsonDepth } : {}),
+        ...(spec.maxBodyBytes !== undefined ? { maxBodyBytes: spec.maxBodyBytes } : {}),
+        ...(spec.maxHeaderBytes !== undefined ? { maxHeaderBytes: spec.maxHeaderBytes } : {}),
+        ...(spec.maxUrlBytes !== undefined ? { maxUrlBytes: spec.maxUrlBytes } : {}),
+        ...(spec.wsWriteBufferBytes !== undefined ? { wsWriteBufferBytes: spec.wsWriteBufferBytes } : {}),
+      });
       env.endpoints = { rpc: hostPort(rpc.url), pubsub: hostPort(rpc.wsUrl) };
     } catch (e) {
       if (timer) clearInterval(timer);

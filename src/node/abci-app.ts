@@ -25,6 +25,8 @@ export interface AppServerOptions {
   /** `tcp://host:port` or `unix:///path` (CometBFT's `proxy_app`). */
   address?: string;
   maxMessageBytes?: number;
+  /** Bytes of requests a connection may queue for the app before it stops being read (default 4 MiB). */
+  maxQueueBytes?: number;
   logger?: Logger;
 }
 
@@ -74,9 +76,15 @@ export async function openHomeApp(home: string, config: NodeConfig, logger: Logg
 }
 
 /** Serves `app` on `address` (CometBFT's proxy_app); `onStop` runs after the server closes. */
-export async function serveApp(app: HomeApp<Application>, opts: { address?: string; maxMessageBytes?: number; logger: Logger }): Promise<AbciServer> {
+export async function serveApp(app: HomeApp<Application>, opts: { address?: string; maxMessageBytes?: number; maxQueueBytes?: number; logger: Logger }): Promise<AbciServer> {
   try {
-    return await startAbciServer({ app: app.app, address: opts.address ?? DEFAULT_PROXY_APP, maxMessageBytes: opts.maxMessageBytes, logger: opts.logger.child({ module: 'abci-server' }) });
+    return await startAbciServer({
+      app: app.app,
+      address: opts.address ?? DEFAULT_PROXY_APP,
+      maxMessageBytes: opts.maxMessageBytes,
+      maxQueueBytes: opts.maxQueueBytes,
+      logger: opts.logger.child({ module: 'abci-server' }),
+    });
   } catch (err) {
     await app.close();
     throw err;
@@ -87,7 +95,7 @@ export async function serveAppOverSocket(opts: AppServerOptions): Promise<Runnin
   const config = resolveConfig(opts.home);
   const logger = opts.logger ?? (await createLogger({ level: config.logLevel, name: 'chainlet-app' }));
   const homeApp: HomeApp<Application> = (opts.app ?? 'evm') === 'kvstore' ? await openHomeKvStore(opts.home) : await openHomeApp(opts.home, config, logger);
-  const server = await serveApp(homeApp, { address: opts.address, maxMessageBytes: opts.maxMessageBytes, logger });
+  const server = await serveApp(homeApp, { address: opts.address, maxMessageBytes: opts.maxMessageBytes, maxQueueBytes: opts.maxQueueBytes, logger });
   return {
     home: opts.home,
     address: server.address,

@@ -11,8 +11,9 @@ export async function startPrometheusServer(registry: Registry, cfg: Instrumenta
   const server = await startHttpServer({
     host,
     port,
-    maxBodyBytes: 1024,
-    maxHeaderBytes: 65_536,
+    maxBodyBytes: cfg.maxBodyBytes,
+    maxHeaderBytes: cfg.maxHeaderBytes,
+    maxUrlBytes: cfg.maxUrlBytes,
     maxOpenConnections: cfg.maxOpenConnections,
     requestTimeoutMs: 10_000,
     idleTimeoutMs: 60_000,

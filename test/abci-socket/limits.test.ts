@@ -97,6 +97,34 @@ describe('ABCI socket limits', () => {
     expect(server.stats()).toMatchObject([{ paused: false, bufferedBytes: 0, queuedRequests: 0 }]);
   });
 
+  it('keeps reading with maxQueueBytes of requests waiting for a busy app, and stops one request past it', async () => {
+    let release!: () => void;
+    const busy = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const app = { info: async () => (calls++, await busy, { data: '', version: '', appVersion: 0, lastBlockHeight: 0, lastBlockAppHash: new Uint8Array() }) } as unknown as Application;
+    const infoFrame = (version: string) => encodeFrame(WireRequest.encode({ info: { version, blockVersion: 0n, p2pVersion: 0n, abciVersion: '' } }).finish());
+    const payload = (f: Uint8Array) => new FrameReader().push(f)[0]!.length;
+    const first = infoFrame('first');
+    const QUEUE = payload(infoFrame('q'.repeat(200)));
+    server = await startAbciServer({ app, address: 'tcp://127.0.0.1:0', maxQueueBytes: QUEUE, logger: pino({ level: 'silent' }) });
+    const client = await dial(server.address);
+    client.write(first); // taken by the app, which holds it
+    await vi.waitFor(() => expect(calls).toBe(1), { timeout: 20_000, interval: 5 });
+    expect(server.stats()[0]).toMatchObject({ queuedRequests: 0, paused: false });
+    client.write(infoFrame('q'.repeat(200))); // exactly maxQueueBytes waiting: still read
+    await vi.waitFor(() => expect(server!.stats()[0]).toMatchObject({ queuedRequests: 1 }), { timeout: 20_000, interval: 5 });
+    expect(server.stats()[0]!.paused).toBe(false);
+    client.write(infoFrame('r')); // past it: reading stops
+    await vi.waitFor(() => expect(server!.stats()[0]).toMatchObject({ queuedRequests: 2 }), { timeout: 20_000, interval: 5 });
+    expect(server.stats()[0]!.paused).toBe(true);
+    const reader = new FrameReader();
+    let answers = 0;
+    client.on('data', (c: Buffer) => (answers += reader.push(c).length));
+    release();
+    await vi.waitFor(() => expect(answers).toBe(3), { timeout: 20_000, interval: 5 });
+    expect(server.stats()).toMatchObject([{ paused: false, queuedRequests: 0 }]);
+  });
+
   it('releases a connection that closes while paused with answers unsent', async () => {
     server = await startAbciServer({ app: NO_APP, address: 'tcp://127.0.0.1:0', logger: pino({ level: 'silent' }) });
     const client = await dial(server.address);

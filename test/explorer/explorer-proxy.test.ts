@@ -57,6 +57,29 @@ describe('the explorer’s proxies', () => {
     }
   });
 
+  it('give a foreign origin’s preflight no Access-Control-Allow-Origin; the routing API still allows it (devnet "*")', async () => {
+    const preflight = (path: string) =>
+      fetch(`${node.urls.routing}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    for (const family of ['comet', 'eth', 'svm']) {
+      const r = await preflight(`/explorer/api/${family}`);
+      expect(r.status, family).toBe(204);
+      expect(r.headers.get('access-control-allow-origin'), family).toBeNull();
+      expect(r.headers.get('access-control-allow-methods'), family).toBeNull();
+    }
+    // The same with a trailing slash, as findRoute normalises it.
+    expect((await preflight('/explorer/api/eth/')).headers.get('access-control-allow-origin')).toBeNull();
+    const api = await preflight('/v2/info/chains');
+    expect(api.status).toBe(204);
+    expect(api.headers.get('access-control-allow-origin')).toBe('*');
+    // Nor does an actual answer on a proxy path name an origin (a refusal included).
+    const refused = await fetch(`${node.urls.routing}/explorer/api/eth`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: rpc('eth_getCode', ['0x0000000000000000000000000000000000000000', 'latest']) });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('never forward devnet control, even from the explorer’s own page', async () => {
     for (const method of ['chainlet_setValidatorOnline', 'evm_mine', 'anvil_setBalance', 'hardhat_setBalance', 'evm_setAutomine']) {
       const r = await post('/explorer/api/eth', rpc(method, [0, false]), own());

@@ -5,7 +5,7 @@
  * One quirk of `RPCResponse`: its `id` is `omitempty`, so a response without an id (parse error,
  * batch too large) carries no `id` member at all rather than `"id": null`.
  */
-import { encodeEventData } from '../../codec/comet-json-events.js';
+import { encodeEventData } from '../../codec/json/comet-json-events.js';
 import type { EventMessage } from '../../events/types.js';
 import {
   internalError,
@@ -47,16 +47,26 @@ export function serverErrorJson(id: JsonRpcId | undefined, data: string): string
 }
 
 /**
- * `"data":…,"events":…` of an event, built once per published message however many
+ * `"data":…,"events":…` of an event: one serialization per published message however many
  * subscriptions receive it (the bus hands every subscriber the same object).
  */
 const encodedEvents = new WeakMap<EventMessage, string>();
 
-export function eventResponseJson(id: JsonRpcId | undefined, query: string, msg: EventMessage): string {
+function eventBodyJson(msg: EventMessage): string {
   let body = encodedEvents.get(msg);
   if (body === undefined) {
-    body = `"data":${JSON.stringify(encodeEventData(msg.data))},"events":${JSON.stringify(msg.events)}`;
+    // `{"data":…,"events":…}` without its braces: the same bytes as the two members written apart.
+    body = JSON.stringify({ data: encodeEventData(msg.data), events: msg.events }).slice(1, -1);
     encodedEvents.set(msg, body);
   }
-  return `${head(id)},"result":{"query":${JSON.stringify(query)},${body}}}`;
+  return body;
+}
+
+/**
+ * The writer of one subscription's event responses: the envelope around the result (its id and
+ * query) is written once at subscribe time, and each event's body spliced in.
+ */
+export function eventResponseWriter(id: JsonRpcId | undefined, query: string): (msg: EventMessage) => string {
+  const prefix = `${head(id)},"result":{"query":${JSON.stringify(query)},`;
+  return (msg) => `${prefix}${eventBodyJson(msg)}}}`;
 }

@@ -4,7 +4,7 @@
  * subscription with CometBFT's -32000 text), and node-side cancels reach the client.
  */
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../../config/defaults.js';
 import { EventBus } from '../../events/bus.js';
 import type { CallContext, WsSession } from './context.js';
@@ -115,5 +115,33 @@ describe('subscribe delivery', () => {
     expect(b.ws.parsed()).toEqual([
       { jsonrpc: '2.0', id: 7, error: { code: -32000, message: 'Server error', data: 'subscription was canceled (reason: CometBFT exited)' } },
     ]);
+  });
+
+  it('encodes an event once for every subscriber, each envelope the bytes of the whole object', () => {
+    const { env, step } = setup(false);
+    const sessions = [0, 1, 2].map((i) => {
+      const ws = new FakeSession();
+      const ctx: CallContext = { remoteAddr: `10.0.0.${i + 2}:5555`, transport: 'ws', id: i === 1 ? 'sub-"1"' : 100 + i, ws, signal: new AbortController().signal };
+      subscribe(env, ctx, QUERY);
+      ws.responseWritten();
+      return { ws, ctx };
+    });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      step(9);
+      expect(stringify).toHaveBeenCalledTimes(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    const texts = sessions.map((s) => s.ws.sent);
+    for (const [i, { ctx }] of sessions.entries()) {
+      expect(texts[i]).toHaveLength(1);
+      const data = { type: 'tendermint/event/RoundState', value: { height: '9', round: 0, step: 'RoundStepPropose' } };
+      expect(texts[i]![0]).toBe(JSON.stringify({ jsonrpc: '2.0', id: ctx.id, result: { query: QUERY, data, events: { 'tm.event': ['NewRoundStep'] } } }));
+    }
+    // The result text is the same for all: only the id differs.
+    const resultOf = (t: string) => t.slice(t.indexOf(',"result":'));
+    expect(resultOf(texts[1]![0]!)).toBe(resultOf(texts[0]![0]!));
+    expect(resultOf(texts[2]![0]!)).toBe(resultOf(texts[0]![0]!));
   });
 });

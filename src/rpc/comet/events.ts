@@ -10,7 +10,7 @@ import { CANCEL_UNSUBSCRIBED } from '../../events/errors.js';
 import type { CallContext } from './context.js';
 import type { CometEnv } from './env.js';
 import { CometHandlerError, MaxSubscriptionClientsError, MaxSubscriptionsPerClientError, SubscriptionCanceledError } from './errors.js';
-import { eventResponseJson, serverErrorJson } from './envelope.js';
+import { eventResponseWriter, serverErrorJson } from './envelope.js';
 import { parseQuery } from './query.js';
 import type { ResultEmpty } from './results.js';
 import { checkQueryLength } from './rules.js';
@@ -31,13 +31,14 @@ export function subscribe(env: CometEnv, ctx: CallContext, query: string): Resul
   const q = parseQuery(query, true);
   const sub = env.eventBus.subscribe(ctx.remoteAddr, q, { bufferSize: env.config.experimentalSubscriptionBufferSize });
   const id = ctx.id;
+  const responseOf = eventResponseWriter(id, query);
   // Events wait in the subscription's buffer until the `{}` result is on the wire.
   ws.afterResponse(() => {
     sub.onCancel((reason) => {
       if (reason !== CANCEL_UNSUBSCRIBED && !ws.closed) ws.send(serverErrorJson(id, new SubscriptionCanceledError(reason).message));
     });
     sub.setListener((msg) => {
-      if (ws.send(eventResponseJson(id, query, msg))) return;
+      if (ws.send(responseOf(msg))) return;
       if (ws.closed) return;
       if (env.config.experimentalCloseOnSlowClient) sub.cancel('slow client');
       else env.logger.info({ subscriber: ctx.remoteAddr, query }, "can't write event (slow client): dropped");

@@ -60,6 +60,7 @@ export async function startCometServer(initialEnv: CometEnv, opts: CometRpcOptio
     backend: opts.backend,
     maxBodyBytes: cfg.maxBodyBytes,
     maxHeaderBytes: cfg.maxHeaderBytes,
+    maxUrlBytes: cfg.maxUrlBytes,
     maxOpenConnections: cfg.maxOpenConnections,
     cors: corsOptionsOf(cfg.corsAllowedOrigins, cfg.corsAllowedMethods, cfg.corsAllowedHeaders),
     onHttp,

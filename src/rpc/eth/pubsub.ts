@@ -4,34 +4,14 @@
  *   {"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":id,"result":…}}
  * and a session's subscriptions end with its connection.
  */
-import type { EvmBlock } from '../../app/evm-view.js';
+import type { EvmBlock, EvmLog, EvmReceipt } from '../../app/evm-view.js';
 import type { EthEnv } from './env.js';
 import { EthRpcError, InvalidParamsError, NotSupportedError } from './errors.js';
-import { formatHeader, formatTx } from './format.js';
+import { formatHeader, formatLog, formatTx } from './format.js';
 import { newId } from './filter-registry.js';
-import { blockLogs, bloomTester, logCriteriaOf, type LogCriteria } from './log-filter.js';
+import { bloomTester, logCriteriaOf, matchLog, type LogCriteria } from './log-filter.js';
 import { ParamDecodeError } from './params.js';
-import type { CallContext, WsSession } from './route.js';
-
-const sessions = new WeakMap<WsSession, Map<string, () => void>>();
-
-function subscriptionsOf(session: WsSession): Map<string, () => void> {
-  let m = sessions.get(session);
-  if (!m) {
-    const subs = new Map<string, () => void>();
-    sessions.set(session, subs);
-    session.onClose(() => {
-      for (const stop of subs.values()) stop();
-      subs.clear();
-    });
-    m = subs;
-  }
-  return m;
-}
-
-function notification(id: string, result: unknown): string {
-  return notificationOf(id, JSON.stringify(result));
-}
+import type { CallContext } from './route.js';
 
 function notificationOf(id: string, resultJson: string): string {
   return `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`;
@@ -46,12 +26,37 @@ function headerJsonOf(b: EvmBlock): string {
   return json;
 }
 
+/**
+ * A log's result, encoded once for every logs subscriber it matches (the view hands every
+ * listener the same receipts), and a pending tx's, once for every newPendingTransactions
+ * subscriber (every listener gets the same hash bytes).
+ */
+const logJson = new WeakMap<EvmLog, string>();
+const pendingJson = new WeakMap<Uint8Array, { hash?: string; full?: string }>();
+
+function logJsonOf(l: EvmLog, r: EvmReceipt, b: EvmBlock): string {
+  let json = logJson.get(l);
+  if (json === undefined) logJson.set(l, (json = JSON.stringify(formatLog(l, r, b.timestamp))));
+  return json;
+}
+
+/** A pending tx's result (its hash, or the whole tx with `full`); undefined once it left the pool. */
+function pendingJsonOf(env: EthEnv, hash: Uint8Array, full: boolean): string | undefined {
+  let entry = pendingJson.get(hash);
+  if (entry === undefined) pendingJson.set(hash, (entry = {}));
+  if (!full) return (entry.hash ??= JSON.stringify(`0x${Buffer.from(hash).toString('hex')}`));
+  if (entry.full === undefined) {
+    const p = env.txpool.pending(hash);
+    if (p) entry.full = JSON.stringify(formatTx(p.tx, p.sender, p.hash));
+  }
+  return entry.full;
+}
+
 /** Handler for `eth_subscribe`. */
 export function subscribe(env: EthEnv, [kind, options]: [string, unknown], ctx: CallContext): string {
   const session = ctx.session;
   if (!session) throw new EthRpcError(-32601, 'notifications not supported');
   const id = newId();
-  const send = (result: unknown) => session.send(notification(id, result));
   let stop: () => void;
   switch (kind) {
     case 'newHeads':
@@ -70,18 +75,15 @@ export function subscribe(env: EthEnv, [kind, options]: [string, unknown], ctx: 
       const test = bloomTester(criteria);
       stop = env.view.onBlock((b, receipts) => {
         if (!test(b.logsBloom)) return;
-        const logs: Record<string, unknown>[] = [];
-        blockLogs(b, receipts, criteria, logs);
-        for (const l of logs) send(l);
+        for (const r of receipts) for (const l of r.logs) if (matchLog(l, criteria)) session.send(notificationOf(id, logJsonOf(l, r, b)));
       });
       break;
     }
     case 'newPendingTransactions': {
       const full = options === true;
       stop = env.txpool.onNewTx((hash) => {
-        if (!full) return void send(`0x${Buffer.from(hash).toString('hex')}`);
-        const p = env.txpool.pending(hash);
-        if (p) send(formatTx(p.tx, p.sender, p.hash));
+        const json = pendingJsonOf(env, hash, full);
+        if (json !== undefined) session.send(notificationOf(id, json));
       });
       break;
     }
@@ -90,14 +92,14 @@ export function subscribe(env: EthEnv, [kind, options]: [string, unknown], ctx: 
     default:
       throw new EthRpcError(-32601, `no ${JSON.stringify(kind)} subscription in eth namespace`);
   }
-  subscriptionsOf(session).set(id, stop);
+  env.subscriptions.of(session).set(id, stop);
   return id;
 }
 
 /** Handler for `eth_unsubscribe`. */
-export function unsubscribe(_env: EthEnv, [id]: [string], ctx: CallContext): boolean {
+export function unsubscribe(env: EthEnv, [id]: [string], ctx: CallContext): boolean {
   if (!ctx.session) throw new EthRpcError(-32601, 'notifications not supported');
-  const subs = subscriptionsOf(ctx.session);
+  const subs = env.subscriptions.of(ctx.session);
   const stop = subs.get(id.toLowerCase());
   if (!stop) return false;
   stop();

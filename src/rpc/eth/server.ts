@@ -45,7 +45,7 @@ class Session implements WsSession {
   }
 }
 
-/** Serves `service` on `[json-rpc] address` (HTTP) and `ws-address`; stopping it closes the service. */
+/** Serves `service` on `[json-rpc] address` (HTTP) and `ws-address`; its owner (the node) closes the service. */
 export async function startEthServer(service: EthService, logger: Logger): Promise<RunningEthRpc> {
   const cfg = service.env.config;
   const { dispatcher } = service;
@@ -67,7 +67,8 @@ export async function startEthServer(service: EthService, logger: Logger): Promi
   };
   const common = {
     maxBodyBytes: cfg.maxBodyBytes,
-    maxHeaderBytes: 1_048_576,
+    maxHeaderBytes: cfg.maxHeaderBytes,
+    maxUrlBytes: cfg.maxUrlBytes,
     maxOpenConnections: cfg.maxOpenConnections,
     requestTimeoutMs: cfg.httpTimeoutMs,
     idleTimeoutMs: cfg.httpIdleTimeoutMs,
@@ -117,7 +118,6 @@ export async function startEthServer(service: EthService, logger: Logger): Promi
     wsServer = await ws.open();
   } catch (err) {
     await Promise.all([http.close(), ws.close()]);
-    service.close();
     throw err;
   }
   if (service.env.namespaces) service.env.namespaces.listeners = listenerControl(http, ws);
@@ -132,7 +132,6 @@ export async function startEthServer(service: EthService, logger: Logger): Promi
       await Promise.all([http.close(), ws.close()]);
       for (const s of sessions.values()) s.closed();
       sessions.clear();
-      service.close();
     },
   };
 }

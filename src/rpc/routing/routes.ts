@@ -55,6 +55,8 @@ export interface RouteDef<P = unknown> {
   readonly format: 'json' | 'html';
   /** The handler reads the raw body and headers (decode gets `rawBody`); the server does not parse it. */
   readonly rawBody?: boolean;
+  /** For the node's own pages only: no CORS answer (preflight or actual) allows any origin here. */
+  readonly sameOriginOnly?: boolean;
   decode(input: RequestInput): P;
   handle(ctx: RouteContext, params: P): Promise<Reply>;
 }
@@ -97,11 +99,11 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
   route({ method: 'GET', path: '/explorer/format.js', summary: 'The live explorer’s formatting module (amounts, times, address forms)', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerFormat }),
   route({ method: 'GET', path: '/explorer/style.css', summary: 'The live explorer’s style sheet', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerStyle }),
   route({ method: 'GET', path: '/explorer/api/config', summary: 'What the live explorer shows and where it subscribes', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleExplorerConfig }),
-  route({ method: 'POST', path: '/explorer/api/comet', summary: 'The chain’s CometBFT JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, decode: decodeProxyRequest, handle: handleExplorerComet }),
-  route({ method: 'POST', path: '/explorer/api/eth', summary: 'The chain’s Ethereum JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, decode: decodeProxyRequest, handle: handleExplorerEth }),
+  route({ method: 'POST', path: '/explorer/api/comet', summary: 'The chain’s CometBFT JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, sameOriginOnly: true, decode: decodeProxyRequest, handle: handleExplorerComet }),
+  route({ method: 'POST', path: '/explorer/api/eth', summary: 'The chain’s Ethereum JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, sameOriginOnly: true, decode: decodeProxyRequest, handle: handleExplorerEth }),
   route({ method: 'GET', path: '/explorer/api/mempool', summary: 'The mempool per sender (pending and queued), for the explorer', api: false, limited: true, format: 'json', decode: decodeNothing, handle: handleExplorerMempool }),
   route({ method: 'GET', path: '/explorer/api/ibc', summary: 'The latest IBC transfers with their packets’ txs and state, for the explorer', api: false, limited: true, format: 'json', decode: decodeNothing, handle: handleExplorerIbc }),
-  route({ method: 'POST', path: '/explorer/api/svm', summary: 'The SVM chain’s Solana JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, decode: decodeProxyRequest, handle: handleExplorerSvm }),
+  route({ method: 'POST', path: '/explorer/api/svm', summary: 'The SVM chain’s Solana JSON-RPC, for the explorer', api: false, limited: true, format: 'json', rawBody: true, sameOriginOnly: true, decode: decodeProxyRequest, handle: handleExplorerSvm }),
   route({ method: 'GET', path: LOGO_PATH, summary: 'Chain logo', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleLogo }),
   route({ method: 'GET', path: '/', summary: 'This list of endpoints', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleIndex }),
 ]);
@@ -142,4 +144,10 @@ export function findRoute(method: string, path: string): { match?: RouteMatch; a
     allowed.push(r.method);
   }
   return { allowed };
+}
+
+/** Whether any route at `path` (whatever its method) is `sameOriginOnly`: the transport's CORS allows no origin there. */
+export function isSameOriginOnly(path: string): boolean {
+  const normalized = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return ROUTES.some((r) => r.sameOriginOnly === true && matchPath(r.path, normalized) !== undefined);
 }

@@ -20,7 +20,7 @@ import type { RoutingEnv } from './env.js';
 import { errorResponse, InvalidArgumentError, MethodNotAllowedError, RouteNotFoundError, RoutingConfigError } from './errors.js';
 import { errorPage } from './explorer.js';
 import { createPriceTable } from './prices.js';
-import { findRoute } from './routes.js';
+import { findRoute, isSameOriginOnly } from './routes.js';
 import { TokenBucket } from './token-bucket.js';
 import { TxTracker } from './tx-tracker.js';
 
@@ -43,6 +43,8 @@ export interface RoutingApi {
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8' } as const;
 export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
+/** `[routing] max-header-bytes` when a RoutingConfig leaves it out. */
+const DEFAULT_MAX_HEADER = 16 * 1024;
 const CORS_METHODS = ['GET', 'POST', 'OPTIONS'];
 const CORS_HEADERS = ['Content-Type', 'Authorization', 'Accept'];
 
@@ -144,10 +146,12 @@ export async function startRoutingServer(env: RoutingEnv, opts: RoutingServerOpt
       port: opts.port,
       backend: opts.backend,
       maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
-      maxHeaderBytes: 16 * 1024,
+      maxHeaderBytes: cfg.maxHeaderBytes ?? DEFAULT_MAX_HEADER,
+      ...(cfg.maxUrlBytes !== undefined ? { maxUrlBytes: cfg.maxUrlBytes } : {}),
       maxOpenConnections: 0,
-      // `[routing] cors-allowed-origins`: any origin in the devnet (Skip Go widgets run in browsers), none on a home.
-      cors: corsOptionsOf(cfg.corsAllowedOrigins ?? [], CORS_METHODS, CORS_HEADERS),
+      // `[routing] cors-allowed-origins`: any origin in the devnet (Skip Go widgets run in browsers), none on a home;
+      // never on the explorer's proxies, which answer the explorer's own page only.
+      cors: corsOptionsOf(cfg.corsAllowedOrigins ?? [], CORS_METHODS, CORS_HEADERS, isSameOriginOnly),
       onHttp: createHandler(ctx, gate, env.logger),
       formatTransportError: routingTransportError,
       logger: env.logger,

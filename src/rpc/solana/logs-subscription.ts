@@ -4,11 +4,17 @@
  * are no vote txs here) or `{mentions: [address]}` (one address, as on Solana). Airdrops are
  * credits without a tx: they are not reported.
  */
-import type { SvmLedger } from '../../svm/ledger.js';
+import type { SvmLedger, SvmTxRecord } from '../../svm/ledger.js';
 import { SolanaRpcError } from './errors.js';
 import { config, pubkey } from './params.js';
 
-export function subscribeLogs(ledger: SvmLedger, params: unknown[], notify: (result: unknown) => void): () => void {
+/** A logsNotification's result for a tx. */
+export function logsResult(r: SvmTxRecord): unknown {
+  return { context: { slot: r.slot }, value: { signature: r.signature, err: r.err, logs: r.logs } };
+}
+
+/** Calls `notify` with each tx the filter in `params` selects (checked here: a bad filter throws). */
+export function subscribeLogs(ledger: SvmLedger, params: unknown[], notify: (r: SvmTxRecord) => void): () => void {
   const filter = params[0];
   let mention: string | undefined;
   if (filter !== 'all' && filter !== 'allWithVotes') {
@@ -22,6 +28,6 @@ export function subscribeLogs(ledger: SvmLedger, params: unknown[], notify: (res
   return ledger.onTransaction((r) => {
     if (r.wire.length === 0) return;
     if (mention !== undefined && !r.accountKeys.includes(mention)) return;
-    notify({ context: { slot: r.slot }, value: { signature: r.signature, err: r.err, logs: r.logs } });
+    notify(r);
   });
 }

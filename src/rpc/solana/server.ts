@@ -6,18 +6,22 @@
  */
 import type { Logger } from 'pino';
 import { parseListenAddress } from '../../config/listen-address.js';
-import { corsOptionsOf, jsonRpcTransportError, startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
+import { corsOptionsOf, jsonRpcTransportError, startHttpServer, type HttpRequest, type HttpResponse, type RunningServer } from '../transport/index.js';
 import { createSolanaDispatcher } from './dispatch.js';
-import { SolanaRpcError, invalidParam } from './errors.js';
-import { stringifyWithBigints } from './json.js';
-import { subscribeLogs } from './logs-subscription.js';
-import { pubkey } from './params.js';
-import { SOLANA_METHODS, type SolanaEnv } from './methods.js';
+import type { SolanaEnv } from './methods.js';
+import { createSolanaSubscriptions } from './subscriptions.js';
 
 export interface SolanaRpcOptions {
   address: string;
   wsAddress: string;
+  /** Default 50 MiB (`[svm] max-body-bytes`): larger bodies get 413, larger WebSocket messages close the connection. */
   maxBodyBytes?: number;
+  /** Default 1 MiB (`[svm] max-header-bytes`): larger request heads get 431. */
+  maxHeaderBytes?: number;
+  /** Default 65 536 (`[svm] max-url-bytes`): a longer request target gets 414. */
+  maxUrlBytes?: number;
+  /** Default 4 MiB (`[svm] ws-write-buffer-bytes`): a WebSocket client with more unsent is closed (1008). */
+  wsWriteBufferBytes?: number;
   /** Origins allowed cross-origin requests ("*" = any); default none. The devnet network passes "*". */
   corsAllowedOrigins?: readonly string[];
   /** Deepest nesting of arrays/objects in a request (default 128); 0 = no limit. */
@@ -42,7 +46,8 @@ export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promi
   };
   const common = {
     maxBodyBytes,
-    maxHeaderBytes: 1_048_576,
+    maxHeaderBytes: o.maxHeaderBytes ?? 1_048_576,
+    ...(o.maxUrlBytes !== undefined ? { maxUrlBytes: o.maxUrlBytes } : {}),
     maxOpenConnections: 0,
     requestTimeoutMs: 30_000,
     idleTimeoutMs: 120_000,
@@ -52,74 +57,7 @@ export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promi
     logger: log,
   };
 
-  // ── subscriptions ──
-  let nextSub = 0;
-  const subs = new Map<WsConnection, Map<number, () => void>>();
-  const notify = (c: WsConnection, method: string, subscription: number, result: unknown) => {
-    if (!c.closed) c.send(stringifyWithBigints({ jsonrpc: '2.0', method, params: { result, subscription } }));
-  };
-  const subscriptionsOf = (c: WsConnection) => {
-    let m = subs.get(c);
-    if (!m) subs.set(c, (m = new Map()));
-    return m;
-  };
-  const wsExtra = (c: WsConnection) => (method: string, params: unknown[]): unknown => {
-    const mine = subscriptionsOf(c);
-    const ledger = env.ledger;
-    if (method === 'slotSubscribe') {
-      const id = ++nextSub;
-      mine.set(id, ledger.onSlot((slot) => notify(c, 'slotNotification', id, { parent: slot - 1n, root: slot > 32n ? slot - 32n : 0n, slot })));
-      return id;
-    }
-    if (method === 'signatureSubscribe') {
-      const sig = params[0];
-      if (typeof sig !== 'string') throw invalidParam('Invalid signature');
-      const id = ++nextSub;
-      const done = (slot: bigint, err: unknown) => {
-        notify(c, 'signatureNotification', id, { context: { slot }, value: { err } });
-        mine.get(id)?.();
-        mine.delete(id);
-      };
-      const known = ledger.transaction(sig);
-      if (known) {
-        mine.set(id, () => undefined);
-        // After the subscription's own answer, which the dispatcher writes within this turn's microtasks.
-        setImmediate(() => done(known.slot, known.err));
-      } else {
-        mine.set(id, ledger.onTransaction((r) => r.signature === sig && done(r.slot, r.err)));
-      }
-      return id;
-    }
-    if (method === 'accountSubscribe') {
-      // Checked (length first, then base58) when subscribing, not at the first notification.
-      const key = pubkey(params[0]);
-      const cfg = (params[1] ?? {}) as { encoding?: string };
-      const id = ++nextSub;
-      mine.set(id, ledger.onTransaction((r) => {
-        // Only accounts the tx changed (a failed tx that merely named one writable changes nothing).
-        if (!r.changed.includes(key)) return;
-        const info = (SOLANA_METHODS['getAccountInfo']!(env, [key, { encoding: cfg.encoding ?? 'base64' }]) as { value: unknown }).value;
-        notify(c, 'accountNotification', id, { context: { slot: r.slot }, value: info });
-      }));
-      return id;
-    }
-    if (method === 'logsSubscribe') {
-      const off = subscribeLogs(ledger, params, (result) => notify(c, 'logsNotification', id, result));
-      const id = ++nextSub;
-      mine.set(id, off);
-      return id;
-    }
-    const unsub = /^(slot|signature|account|logs)Unsubscribe$/.exec(method);
-    if (unsub) {
-      const id = params[0];
-      const off = typeof id === 'number' ? mine.get(id) : undefined;
-      if (!off) throw new SolanaRpcError(-32602, 'Invalid subscription id.');
-      off();
-      mine.delete(id as number);
-      return true;
-    }
-    return undefined;
-  };
+  const subscriptions = createSolanaSubscriptions(env);
 
   const http = parseListenAddress(o.address, '--svm-rpc');
   const ws = parseListenAddress(o.wsAddress, '--svm-ws');
@@ -134,19 +72,17 @@ export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promi
       websocket: {
         path: '*',
         maxPayloadBytes: maxBodyBytes,
+        ...(o.wsWriteBufferBytes !== undefined ? { maxBackpressureBytes: o.wsWriteBufferBytes } : {}),
         handlers: {
           onMessage: (c, text) => {
-            dispatcher.handleBody(text, wsExtra(c)).then(
+            dispatcher.handleBody(text, subscriptions.calls(c)).then(
               (out) => {
                 if (out !== undefined && !c.closed) c.send(out);
               },
               (err: unknown) => log.error({ err }, 'solana websocket request failed'),
             );
           },
-          onClose: (c) => {
-            for (const off of subs.get(c)?.values() ?? []) off();
-            subs.delete(c);
-          },
+          onClose: (c) => subscriptions.close(c),
         },
       },
     });
@@ -159,8 +95,7 @@ export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promi
     url: httpServer.url,
     wsUrl: wsServer.wsUrl,
     async stop() {
-      for (const m of subs.values()) for (const off of m.values()) off();
-      subs.clear();
+      subscriptions.closeAll();
       await Promise.all([httpServer!.stop(), wsServer!.stop()]);
     },
   };

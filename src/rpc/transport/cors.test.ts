@@ -64,6 +64,15 @@ describe('createCorsPolicy', () => {
     expect(listed.actualHeaders('DELETE', { origin: 'http://localhost:3000' })).toEqual({ vary: 'Origin' });
     expect(listed.actualHeaders('GET', {})).toEqual({ vary: 'Origin' });
   });
+
+  it('allows no origin on a sameOriginOnly path, even with "*"', () => {
+    const p = createCorsPolicy({ ...COMET, allowedOrigins: ['*'], sameOriginOnly: (path) => path.startsWith('/private/') })!;
+    const pre = { origin: 'https://evil.example', 'access-control-request-method': 'POST' };
+    expect(p.preflight('OPTIONS', pre, '/private/x')).toEqual({ status: 204, body: '', headers: { vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers' } });
+    expect(p.actualHeaders('POST', { origin: 'https://evil.example' }, '/private/x')).toEqual({ vary: 'Origin' });
+    expect(p.preflight('OPTIONS', pre, '/public')?.headers?.['access-control-allow-origin']).toBe('*');
+    expect(p.actualHeaders('POST', { origin: 'https://evil.example' }, '/public')['access-control-allow-origin']).toBe('*');
+  });
 });
 
 describe.each(BACKENDS)('CORS over HTTP on %s', (backend) => {

@@ -3,15 +3,16 @@
  *  - a preflight is `OPTIONS` with `Access-Control-Request-Method`; it is answered here with 204,
  *    carrying the allow headers only when origin, method and every requested header are allowed;
  *  - an actual response gets `Vary: Origin` and, when origin and method are allowed,
- *    `Access-Control-Allow-Origin` (`*` if `*` is configured, else the request's origin).
+ *    `Access-Control-Allow-Origin` (`*` if `*` is configured, else the request's origin);
+ *  - on a path of `sameOriginOnly`, no origin is allowed (both answers as for a foreign origin).
  */
 import type { CorsOptions, HttpResponse } from './types.js';
 
 export interface CorsPolicy {
   /** The answer to a preflight request, or undefined when the request is not a preflight. */
-  preflight(method: string, headers: Record<string, string>): HttpResponse | undefined;
+  preflight(method: string, headers: Record<string, string>, path?: string): HttpResponse | undefined;
   /** Headers to merge into the response of an actual request. */
-  actualHeaders(method: string, headers: Record<string, string>): Record<string, string>;
+  actualHeaders(method: string, headers: Record<string, string>, path?: string): Record<string, string>;
 }
 
 type OriginRule = { kind: 'exact'; value: string } | { kind: 'wildcard'; prefix: string; suffix: string };
@@ -19,9 +20,14 @@ type OriginRule = { kind: 'exact'; value: string } | { kind: 'wildcard'; prefix:
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
 
 /** A server's CORS options from its config lists; undefined (no CORS headers at all) when no origin is allowed. */
-export function corsOptionsOf(allowedOrigins: readonly string[], allowedMethods: readonly string[], allowedHeaders: readonly string[]): CorsOptions | undefined {
+export function corsOptionsOf(
+  allowedOrigins: readonly string[],
+  allowedMethods: readonly string[],
+  allowedHeaders: readonly string[],
+  sameOriginOnly?: (path: string) => boolean,
+): CorsOptions | undefined {
   if (allowedOrigins.length === 0) return undefined;
-  return { allowedOrigins: [...allowedOrigins], allowedMethods: [...allowedMethods], allowedHeaders: [...allowedHeaders] };
+  return { allowedOrigins: [...allowedOrigins], allowedMethods: [...allowedMethods], allowedHeaders: [...allowedHeaders], ...(sameOriginOnly ? { sameOriginOnly } : {}) };
 }
 
 /** Returns undefined when CORS is off (no options or no allowed origins). */
@@ -56,15 +62,17 @@ export function createCorsPolicy(opts: CorsOptions | undefined): CorsPolicy | un
   // Preflights themselves are always allowed as a method.
   const methodAllowed = (m: string): boolean => m === 'OPTIONS' || methods.has(m.toUpperCase());
   const allowOriginValue = (origin: string): string => (allOrigins ? '*' : origin);
+  const sameOriginOnly = opts.sameOriginOnly;
+  const closed = (path: string | undefined): boolean => path !== undefined && sameOriginOnly !== undefined && sameOriginOnly(path);
 
   return {
-    preflight(method, headers) {
+    preflight(method, headers, path) {
       const requested = headers['access-control-request-method'];
       if (method !== 'OPTIONS' || !requested) return undefined;
       const out: Record<string, string> = { vary: PREFLIGHT_VARY };
       const res: HttpResponse = { status: 204, headers: out, body: '' };
       const origin = headers['origin'];
-      if (!origin || !originAllowed(origin) || !methodAllowed(requested)) return res;
+      if (!origin || closed(path) || !originAllowed(origin) || !methodAllowed(requested)) return res;
       const rawReqHeaders = headers['access-control-request-headers'] ?? '';
       const reqHeaders = rawReqHeaders
         .split(',')
@@ -76,9 +84,9 @@ export function createCorsPolicy(opts: CorsOptions | undefined): CorsPolicy | un
       if (reqHeaders.length > 0) out['access-control-allow-headers'] = rawReqHeaders;
       return res;
     },
-    actualHeaders(method, headers): Record<string, string> {
+    actualHeaders(method, headers, path): Record<string, string> {
       const origin = headers['origin'];
-      if (!origin || !originAllowed(origin) || !methodAllowed(method)) return { vary: 'Origin' };
+      if (!origin || closed(path) || !originAllowed(origin) || !methodAllowed(method)) return { vary: 'Origin' };
       return { vary: 'Origin', 'access-control-allow-origin': allowOriginValue(origin) };
     },
   };

@@ -244,7 +244,8 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
 
 /** "METHOD url HTTP/1.1\r\n" plus "name: value\r\n" per header, as uws-server.ts counts it. */
 function headBytes(method: string, url: string, raw: string[]): number {
-  let n = method.length + url.length + 11;
+  // Two spaces, "HTTP/1.1" and CRLF: 12 bytes besides the method and the target.
+  let n = method.length + url.length + 12;
   for (const part of raw) n += part.length + 2;
   return n;
 }

@@ -67,7 +67,7 @@ export function createPipeline(opts: ServerOptions, log: TransportLog): HttpPipe
     const problem = checkResponse(res);
     if (problem) return fail(new TypeError(problem), req);
     if (!cors) return res;
-    const extra = cors.actualHeaders(req.method, req.headers);
+    const extra = cors.actualHeaders(req.method, req.headers, req.path);
     const headers: Record<string, string> = { ...res.headers };
     for (const [k, v] of Object.entries(extra)) {
       headers[k] = k === 'vary' && headers[k] ? `${headers[k]}, ${v}` : v;
@@ -78,7 +78,7 @@ export function createPipeline(opts: ServerOptions, log: TransportLog): HttpPipe
   return {
     handle(req) {
       if (cors) {
-        const pre = cors.preflight(req.method, req.headers);
+        const pre = cors.preflight(req.method, req.headers, req.path);
         if (pre) return pre;
       }
       let out: HttpResponse | Promise<HttpResponse>;

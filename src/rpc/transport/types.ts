@@ -57,6 +57,11 @@ export interface CorsOptions {
   allowedOrigins: string[];
   allowedMethods: string[];
   allowedHeaders: string[];
+  /**
+   * Paths served to their own origin only: no origin is allowed there, so a foreign page's
+   * preflight gets no `Access-Control-Allow-Origin` and its request is never readable.
+   */
+  sameOriginOnly?(path: string): boolean;
 }
 
 export interface WebSocketOptions {

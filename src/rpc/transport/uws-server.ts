@@ -10,7 +10,10 @@
  *  - uWS has no per-connection hook for HTTP: connections() and the connection limit count
  *    in-flight requests plus open WebSockets;
  *  - uWS rejects request heads above ~128 KiB or 48 headers by closing the socket, whatever
- *    maxHeaderBytes says; below that, maxUrlBytes (414) and maxHeaderBytes (431) are enforced
+ *    maxHeaderBytes says, and a head over ~64 KiB (more than one read) is often reset just after
+ *    its answer is written, so such a client may not read its 414 (the answer keeps the
+ *    connection, which loses fewer of them than `connection: close`);
+ *    below that, maxUrlBytes (414) and maxHeaderBytes (431) are enforced
  *    here. It also drops a request declaring Content-Length ≥ 1e9 without an answer, and leaves
  *    some malformed requests unanswered until its own ~10 s idle timeout (node answers 400);
  *  - endWithoutBody (HEAD) never marks the response done in the native code: without an
@@ -123,13 +126,13 @@ export function startUwsServer(ctx: ServerContext, uws: Uws): Promise<RunningSer
     const rawQuery = req.getQuery() ?? '';
     // "path?query" of the request line.
     if (path.length + rawQuery.length + (rawQuery === '' ? 0 : 1) > pipeline.maxUrlBytes) {
-      reject(res, method, pipeline.uriTooLong(), 'linger');
+      reject(res, method, pipeline.uriTooLong(), 'keep');
       return;
     }
     // No prototype: a client header named `constructor` must not meet Object.prototype's.
     const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     // Request line "METHOD path?query HTTP/1.1\r\n" plus "name: value\r\n" per header.
-    let headBytes = method.length + path.length + rawQuery.length + 12;
+    let headBytes = method.length + path.length + (rawQuery === '' ? 0 : rawQuery.length + 1) + 12;
     req.forEach((k, v) => {
       headBytes += k.length + v.length + 4;
       const prev = headers[k];
