@@ -4,8 +4,12 @@
  * Byte fields are Uint8Array; int64 fields are JS numbers (heights, gas and powers stay far below
  * 2^53 on a devnet). Wire encodings (strings for int64, base64, hex) belong to `src/codec`, never here.
  */
+import { BlockIDFlag } from '../types/block.js';
 import type { Timestamp } from '../types/time.js';
 import type { ConsensusParams } from '../types/params.js';
+
+/** A vote's flag is CometBFT's types.BlockIDFlag (defined with the commit it describes). */
+export { BlockIDFlag };
 
 export interface EventAttribute {
   key: string;
@@ -101,13 +105,6 @@ export interface Misbehavior {
   height: number;
   time: Timestamp;
   totalVotingPower: number;
-}
-
-export enum BlockIDFlag {
-  Unknown = 0,
-  Absent = 1,
-  Commit = 2,
-  Nil = 3,
 }
 
 export interface VoteInfo {

@@ -1,7 +1,7 @@
 /** Account addresses as users write them: 0x hex (any case) or bech32 with the chain's prefix. */
 import { Address } from '@ethereumjs/util';
 import { fromBech32 } from '../crypto/bech32.js';
-import { QueryError } from './errors.js';
+import { QueryError } from '../sdk/errors.js';
 
 /** sdk ErrInvalidAddress. */
 const INVALID_ADDRESS = 7;

@@ -4,7 +4,9 @@
  * classifiers recognise them.
  */
 
-/** Base class of every error thrown by src/app. */
+import type { Codespace } from '../sdk/errors.js';
+
+/** Base class of every error thrown by src/app (the query and height errors are src/sdk's). */
 export class EvmAppError extends Error {
   override name = 'EvmAppError';
 }
@@ -20,9 +22,6 @@ export class GenesisStateError extends EvmAppError {
   }
 }
 
-/** Codespaces used in ABCI results. */
-export type Codespace = 'sdk' | 'evm' | 'bank';
-
 /** A tx refused by CheckTx or failed before execution in FinalizeBlock; never changes state. */
 export class TxRejectedError extends EvmAppError {
   override name = 'TxRejectedError';
@@ -32,29 +31,6 @@ export class TxRejectedError extends EvmAppError {
     readonly log: string,
   ) {
     super(log);
-  }
-}
-
-/** An ABCI query that cannot be answered; `code`/`codespace` go into ResponseQuery. */
-export class QueryError extends EvmAppError {
-  override name = 'QueryError';
-  constructor(
-    readonly code: number,
-    readonly codespace: Codespace,
-    readonly log: string,
-  ) {
-    super(log);
-  }
-}
-
-/** State at a height that this app never had (or no longer has). */
-export class HeightNotAvailableError extends EvmAppError {
-  override name = 'HeightNotAvailableError';
-  constructor(
-    readonly height: number,
-    readonly latest: number,
-  ) {
-    super(`state at height ${height} is not available (latest ${latest})`);
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Address } from '@ethereumjs/util';
 import type { RequestInfo } from '../abci/types.js';
 import { createEvmApp } from './evm-app.js';
-import { HeightNotAvailableError } from './errors.js';
+import { HeightNotAvailableError } from '../sdk/errors.js';
 import { DEV_ADDRESS_0, DEV_KEY_0, signErc20Deploy, signEthTransfer } from './fixtures/signed-txs.js';
 import { attachTestChain, blockHash, initChainRequest, newMemoryDb, startTestChain } from './fixtures/test-chain.js';
 

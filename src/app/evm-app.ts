@@ -54,7 +54,8 @@ import { createRuntime, type EvmRuntime } from './evm-runtime.js';
 import type { ChainCommonOpts } from './chain-common.js';
 import { EMPTY_TRIE_ROOT } from './ordered-trie.js';
 import { allTxsDecode, prepareTxs } from './proposal.js';
-import { buildRouteTable, QUERY_ROUTES, routeQuery, type LazyQueryRoutes, type QueryContext, type QueryRoute, type QueryRouteTable } from './query-routes.js';
+import { buildRouteTable, routeQuery, type LazyQueryRoutes, type QueryRoute, type QueryRouteTable } from '../sdk/query-router.js';
+import { QUERY_ROUTES, type AppQueryContext } from './query-routes.js';
 import { COSMOS_QUERIES, IBC_QUERIES } from './lazy-query-routes.js';
 import { DecodedTxCache } from './tx-cache.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
@@ -194,17 +195,14 @@ export class EvmApp implements Application {
 
   async query(req: RequestQuery): Promise<ResponseQuery> {
     const c = this.config();
-    return routeQuery(
-      {
-        latestHeight: () => this.meta?.lastHeight ?? 0,
-        stateAt: (h) => this.view.stateAt(h),
-        denom: c.denom,
-        bech32Prefix: c.bech32Prefix,
-        cosmos: { auth: this.auth, displayDenom: c.displayDenom, decimals: c.decimals, env: (height) => this.cosmosEnv(c, height, this.nextBaseFee(), this.ibc.copy()), ibc: () => this.ibc },
-      } satisfies QueryContext,
-      this.routes,
-      req,
-    );
+    const ctx: AppQueryContext = {
+      latestHeight: () => this.meta?.lastHeight ?? 0,
+      stateAt: (h) => this.view.stateAt(h),
+      denom: c.denom,
+      bech32Prefix: c.bech32Prefix,
+      cosmos: { auth: this.auth, displayDenom: c.displayDenom, decimals: c.decimals, env: (height) => this.cosmosEnv(c, height, this.nextBaseFee(), this.ibc.copy()), ibc: () => this.ibc },
+    };
+    return routeQuery(ctx, this.routes, req);
   }
 
   // ---------------------------------------------------------------- AppConnConsensus

@@ -3,7 +3,7 @@ import { toBech32 } from '../crypto/bech32.js';
 import type { RequestQuery, ResponseQuery } from '../abci/types.js';
 import { DEV_ADDRESS_0, DEV_KEY_0, signEthTransfer } from './fixtures/signed-txs.js';
 import { startTestChain } from './fixtures/test-chain.js';
-import { buildRouteTable, routeQuery, type QueryContext, type QueryRoute } from './query-routes.js';
+import { buildRouteTable, routeQuery, type QueryContext, type QueryRoute } from '../sdk/query-router.js';
 import { COSMOS_QUERIES, IBC_QUERIES, NODE_QUERY_SERVICES } from './lazy-query-routes.js';
 import { cosmosNodeQueryRoutes } from '../node/cosmos-node-queries.js';
 

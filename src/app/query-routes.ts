@@ -1,6 +1,6 @@
 /**
- * ABCI Query, routed by path through one table (more routes, e.g. Cosmos SDK gRPC paths such as
- * `/cosmos.bank.v1beta1.Query/Balance`, are added as entries). A route owns a path and takes the
+ * The EVM app's ABCI Query routes, in the router's table (src/sdk/query-router.ts, beside the Cosmos
+ * SDK gRPC paths such as `/cosmos.bank.v1beta1.Query/Balance`). A route owns a path and takes the
  * rest of the path as arguments:
  *
  *   /evm/account/<addr>           {"address","nonce","balance","code_hash","storage_root"}
@@ -11,34 +11,18 @@
  * `<addr>` is 0x hex or bech32 with the chain prefix, or comes as 20 bytes in `data`. Values are
  * UTF-8. `height` 0 means the latest committed height; older heights read historical state.
  */
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Address } from '@ethereumjs/util';
-import type { RequestQuery, ResponseQuery } from '../abci/types.js';
+import type { RequestQuery } from '../abci/types.js';
+import { QueryError } from '../sdk/errors.js';
+import type { QueryContext, QueryRoute } from '../sdk/query-router.js';
 import type { CosmosQueryContext } from './cosmos/cosmos-queries.js';
 import { addressFromBytes, parseAccountAddress } from './address.js';
-import { HeightNotAvailableError, QueryError } from './errors.js';
 import { toPrefixedHex as hex } from '../crypto/encoding.js';
 
-/** The state a query reads (an EVM state manager, or another app's accounts with the same calls). */
-export type QueryState = Pick<MerkleStateManager, 'getAccount' | 'putAccount' | 'getCode' | 'getStorage' | 'checkpoint' | 'commit' | 'revert'>;
+/** The EVM app's and the hub's query context: the router's, with the Cosmos face's parts. */
+export type AppQueryContext = QueryContext & { cosmos?: CosmosQueryContext };
 
-export interface QueryContext {
-  latestHeight(): number;
-  stateAt(height: number): Promise<QueryState>;
-  denom: string;
-  bech32Prefix: string;
-  /** The Cosmos face's parts (cosmos/cosmos-queries.ts). */
-  cosmos?: CosmosQueryContext;
-}
-
-export interface QueryRoute {
-  path: string;
-  handle(ctx: QueryContext, state: QueryState, args: string[], req: RequestQuery): Promise<Uint8Array>;
-}
-
-const SDK_UNKNOWN_REQUEST = 6;
 const SDK_INVALID_REQUEST = 18;
-const SDK_INVALID_HEIGHT = 26;
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -98,109 +82,3 @@ export const QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
 const EMPTY_CODE_HASH = Buffer.from('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470', 'hex');
 const EMPTY_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
 
-/**
- * Routes whose module is loaded at the first query of one of its gRPC services (the first segment
- * of `/<service>/<method>`): the Cosmos and IBC query modules bring cosmjs-types, which a start
- * does not need. `services` names every service the loaded routes serve (checked at load).
- */
-export interface LazyQueryRoutes {
-  services: readonly string[];
-  load(): Promise<readonly QueryRoute[]>;
-}
-
-export interface QueryRouteTable {
-  readonly routes: Map<string, QueryRoute>;
-  /** Service → the loaders of the groups that serve it; emptied as groups load. */
-  readonly pending: Map<string, (() => Promise<void>)[]>;
-}
-
-export function buildRouteTable(routes: readonly QueryRoute[], lazy: readonly LazyQueryRoutes[] = []): QueryRouteTable {
-  const table: QueryRouteTable = { routes: new Map(routes.map((r) => [r.path, r])), pending: new Map() };
-  // Which lazy group set a path: as in one table built at once, routes given up front win, and
-  // among the groups a later one wins, whatever order they load in.
-  const owner = new Map<string, number>();
-  lazy.forEach((group, rank) => {
-    let loading: Promise<void> | undefined;
-    const loadOnce = (): Promise<void> =>
-      (loading ??= group.load().then(
-        (loaded) => {
-          const outside = loaded.find((r) => !group.services.includes(serviceOf(r.path)));
-          if (outside !== undefined) throw new Error(`query route ${outside.path} is outside its group's services (${group.services.join(', ')})`);
-          for (const r of loaded) {
-            const by = owner.get(r.path);
-            if (table.routes.has(r.path) && (by === undefined || by > rank)) continue;
-            table.routes.set(r.path, r);
-            owner.set(r.path, rank);
-          }
-          for (const s of group.services) {
-            const rest = (table.pending.get(s) ?? []).filter((l) => l !== loadOnce);
-            if (rest.length > 0) table.pending.set(s, rest);
-            else table.pending.delete(s);
-          }
-        },
-        (err: unknown) => {
-          loading = undefined; // the next query tries again
-          throw err;
-        },
-      ));
-    for (const s of group.services) table.pending.set(s, [...(table.pending.get(s) ?? []), loadOnce]);
-  });
-  return table;
-}
-
-/** `/cosmos.bank.v1beta1.Query/Balance` → `/cosmos.bank.v1beta1.Query`. */
-function serviceOf(path: string): string {
-  const slash = path.indexOf('/', 1);
-  return slash < 0 ? path : path.slice(0, slash);
-}
-
-export async function routeQuery(ctx: QueryContext, table: QueryRouteTable, req: RequestQuery): Promise<ResponseQuery> {
-  const pending = table.pending.get(serviceOf(req.path));
-  if (pending !== undefined) await Promise.all(pending.map((load) => load()));
-  const latest = ctx.latestHeight();
-  const height = req.height === 0 ? latest : req.height;
-  try {
-    const { route, args } = findRoute(table.routes, req.path);
-    if (req.height < 0 || height > latest) {
-      throw new QueryError(SDK_INVALID_HEIGHT, 'sdk', `cannot query with height in the future; please provide a valid height: invalid height`);
-    }
-    let state: QueryState;
-    try {
-      state = await ctx.stateAt(height);
-    } catch (e) {
-      if (e instanceof HeightNotAvailableError) throw new QueryError(SDK_INVALID_HEIGHT, 'sdk', `${e.message}: invalid height`);
-      throw e;
-    }
-    const value = await route.handle(ctx, state, args, req);
-    return response({ value, height });
-  } catch (e) {
-    if (e instanceof QueryError) return response({ code: e.code, codespace: e.codespace, log: e.log, height });
-    throw e;
-  }
-}
-
-function findRoute(table: Map<string, QueryRoute>, path: string): { route: QueryRoute; args: string[] } {
-  const exact = table.get(path);
-  if (exact !== undefined) return { route: exact, args: [] };
-  const parts = path.split('/');
-  // "/evm/balance/0x…" → route "/evm/balance", args ["0x…"]
-  for (let n = parts.length - 1; n >= 2; n--) {
-    const route = table.get(parts.slice(0, n).join('/'));
-    if (route !== undefined) return { route, args: parts.slice(n) };
-  }
-  throw new QueryError(SDK_UNKNOWN_REQUEST, 'sdk', `unknown query path: ${path}`);
-}
-
-function response(p: { value?: Uint8Array; height: number; code?: number; codespace?: string; log?: string }): ResponseQuery {
-  return {
-    code: p.code ?? 0,
-    log: p.log ?? '',
-    info: '',
-    index: 0,
-    key: null,
-    value: p.value ?? null,
-    proofOps: null,
-    height: p.height,
-    codespace: p.codespace ?? '',
-  };
-}

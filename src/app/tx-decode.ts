@@ -27,8 +27,8 @@ import { rlpEncode, rlpListHeader, rlpStringHeaderLength } from './rlp-encode.js
 import { rlpDecodeView } from './rlp-view.js';
 import { invalidChainId, invalidSignature, txParseError, unsupportedTxType } from './tx-rejections.js';
 import { decodeCosmosTx, looksLikeTxRaw, type DecodedCosmosTx } from './cosmos/cosmos-tx.js';
-import { CosmosTxError } from './cosmos/sdk-errors.js';
-import { TxRejectedError, type Codespace } from './errors.js';
+import { CosmosTxError, type Codespace } from '../sdk/errors.js';
+import { TxRejectedError } from './errors.js';
 
 export interface DecodedEthTx {
   readonly kind: 'eth';

@@ -23,7 +23,7 @@ import { makeBlockId } from '../types/part-set.js';
 import type { Timestamp } from '../types/time.js';
 import { txsHash } from '../types/txs.js';
 import type { ValidatorSet } from '../types/validator-set.js';
-import { updateState, type ChainState } from '../types/chain-state.js';
+import { updateState, type ChainState } from '../store/chain-state.js';
 import { InvalidBlockError } from './errors.js';
 
 /** CometBFT's block version for v0.38. */

@@ -19,7 +19,7 @@ import type { BlockStore } from '../store/block-store.js';
 import { EMPTY_BLOCK_ID, SignedMsgType, type Block, type BlockID, type Commit } from '../types/block.js';
 import { compareTime, timestampFromMs, timestampToMs, type Timestamp } from '../types/time.js';
 import type { ValidatorSet } from '../types/validator-set.js';
-import { nextHeight, type ChainState } from '../types/chain-state.js';
+import { nextHeight, type ChainState } from '../store/chain-state.js';
 import type { BlockExecutor } from './block-executor.js';
 import { NodeStoppedError, ValidatorIndexError } from './errors.js';
 import type { LocalValidator } from './validator.js';

@@ -15,7 +15,7 @@ import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import type { BlockStore } from '../store/block-store.js';
 import type { StateStore } from '../store/state-store.js';
 import type { Commit } from '../types/block.js';
-import { stateFromGenesis, type ChainState } from '../types/chain-state.js';
+import { stateFromGenesis, type ChainState } from '../store/chain-state.js';
 import type { BlockExecutor } from './block-executor.js';
 import { ConsensusError } from './errors.js';
 import { startProgress } from '../util/progress.js';

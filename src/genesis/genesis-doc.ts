@@ -2,7 +2,7 @@
  * CometBFT's genesis document: the domain form used by the node, and its JSON form
  * (`config/genesis.json`, the `genesis` RPC) with int64 as strings and amino-style pub keys.
  */
-import { encodeConsensusParams } from '../codec/comet-json.js';
+import { encodeConsensusParams } from '../codec/json/comet-json.js';
 import { addressFromPubKey } from '../crypto/ed25519.js';
 import { fromBase64, fromHex, toBase64, toHexUpper } from '../crypto/encoding.js';
 import { defaultConsensusParams, type ConsensusParams } from '../types/params.js';

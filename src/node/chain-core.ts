@@ -22,7 +22,7 @@ import { IndexerService } from '../store/indexer-service.js';
 import { StateStore } from '../store/state-store.js';
 import { createTxIndexer, type TxIndexer } from '../store/tx-indexer.js';
 import type { Commit } from '../types/block.js';
-import type { ChainState } from '../types/chain-state.js';
+import type { ChainState } from '../store/chain-state.js';
 import type { ValidatorSet } from '../types/validator-set.js';
 import { timestampToMs } from '../types/time.js';
 import { RangeRegistry } from './devnet/range-registry.js';

@@ -39,7 +39,9 @@ import { VERSION } from '../version.js';
 import { DevnetControl } from './devnet/devnet-control.js';
 import { rangeVirtualBlocks } from './devnet/range-stores.js';
 import { Keystore } from './keystore/keystore.js';
-import { disposeDebug } from '../rpc/eth/namespaces/debug-profiling.js';
+import { openApiKeyStore, type ApiKeyStore } from '../rpc/routing/api-keys.js';
+import type { EthService } from '../rpc/eth/service.js';
+import { createEthService } from './rpc-wiring.js';
 import type { NodeQuerySource } from './cosmos-node-queries.js';
 import { NODE_QUERY_SERVICES } from '../app/lazy-query-routes.js';
 import type { ChainMetrics, MetricsRegistry } from './metrics.js';
@@ -129,6 +131,13 @@ export interface NodeInternals {
   keystore: Keystore;
   /** Prometheus metrics, with `[instrumentation] prometheus = true`. */
   metrics: ChainMetrics | undefined;
+  /** The routing API's keys (`<home>/config/api_keys.json`, else in memory), opened at first use. */
+  readonly apiKeys: ApiKeyStore;
+  /**
+   * The node's one Ethereum JSON-RPC service, built at first use: its env (filters, call executor,
+   * subscriptions, profiler) is shared by the HTTP/WS server and every in-process provider.
+   */
+  readonly eth: EthService;
 }
 
 let nodeCounter = 0;
@@ -233,7 +242,33 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
 
   // prom-client is loaded only with `[instrumentation] prometheus = true` (or a network's registry).
   const metrics = await chainMetrics(core, config, opts.metrics);
-  const internals: NodeInternals = { app, mempool, eventBus, blockStore, stateStore, txIndexer, blockIndexer, indexer, consensus, executor, nodeKey, validators, db, devnet, keystore, metrics };
+  // Owned by the node, made at first use (no module-level state: two nodes in a process share nothing).
+  let apiKeys: ApiKeyStore | undefined;
+  let eth: EthService | undefined;
+  const internals: NodeInternals = {
+    app,
+    mempool,
+    eventBus,
+    blockStore,
+    stateStore,
+    txIndexer,
+    blockIndexer,
+    indexer,
+    consensus,
+    executor,
+    nodeKey,
+    validators,
+    db,
+    devnet,
+    keystore,
+    metrics,
+    get apiKeys() {
+      return (apiKeys ??= openApiKeyStore(config.home));
+    },
+    get eth() {
+      return (eth ??= createEthService(node));
+    },
+  };
   let servers: RunningServers | undefined;
   let localSubscriptions = 0;
 
@@ -272,8 +307,9 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     async stop() {
       if (stopped) return;
       stopped = true;
-      await disposeDebug(devnet);
+      await eth?.env.profiler.dispose();
       await servers?.stop();
+      eth?.close();
       metrics?.stop();
       keystore.close();
       await devnet.close();

@@ -20,12 +20,14 @@ import { CallService } from '../rpc/eth/call-service.js';
 import { clientVersion, type DevSigner, type EthEnv, type EthTxPool } from '../rpc/eth/env.js';
 import { CallExecutor } from '../rpc/eth/exec/call-executor.js';
 import { FilterRegistry } from '../rpc/eth/filter-registry.js';
+import { ProfilerSlot } from '../rpc/eth/namespaces/debug-profiling.js';
+import { SubscriptionRegistry } from '../rpc/eth/subscriptions.js';
 import { GenesisAwareView } from '../rpc/eth/genesis-block.js';
 import type { NamespaceServices } from '../rpc/eth/namespaces/services.js';
 import { providerForService, type Eip1193Provider } from '../rpc/eth/provider.js';
 import { startEthServer, type RunningEthRpc } from '../rpc/eth/server.js';
 import { newEthService, type EthService } from '../rpc/eth/service.js';
-import { getApiKeyStore } from '../rpc/routing/api-keys.js';
+import type { ApiKeyStore } from '../rpc/routing/api-keys.js';
 import { chainNameOf, outcomeOf, type BlockSummary, type EthTxSummary, type HostedChain, type PooledTx, type RoutingChain, type RoutingEnv } from '../rpc/routing/env.js';
 import { ethermintFace, ethermintRecords } from '../rpc/routing/chains.js';
 import { ethermintNativeAssets, storeVouchers, tokenAsset } from '../rpc/routing/assets.js';
@@ -130,22 +132,29 @@ export function cometEnvFromNode(node: CometChainSource): CometEnv {
 
 // ─────────────────────────────── Ethereum JSON-RPC ───────────────────────────────
 
-/** One eth service of `node` (the HTTP/WS server and each in-process provider own one). */
+/**
+ * Builds the node's one eth service: node.ts calls it once, at the first use of
+ * `node.internals.eth`, and closes it when the node stops. Its env (filters, call executor,
+ * subscriptions, profiler) is shared by the HTTP/WS server and every in-process provider.
+ */
 export function createEthService(node: ChainletNode): EthService {
   return newEthService(createEthEnv(node), { devnet: node.config.evm.devnet, onStateChange: (l) => node.internals.devnet.onChange(l) });
 }
 
-/** Starts the Ethereum JSON-RPC of `node` on `[json-rpc] address` and `ws-address`. */
+/** Starts the Ethereum JSON-RPC of `node` on `[json-rpc] address` and `ws-address`, over the node's eth service. */
 export function startEthRpc(node: ChainletNode): Promise<RunningEthRpc> {
-  return startEthServer(createEthService(node), node.logger);
+  return startEthServer(node.internals.eth, node.logger);
 }
 
-/** An EIP-1193 provider for `node` in the same process (no HTTP): the fastest path for tests. */
+/**
+ * An EIP-1193 provider for `node` in the same process (no HTTP): the fastest path for tests. It
+ * serves the node's one env: a filter installed here can be polled over HTTP with the same id.
+ */
 export function createEip1193Provider(node: ChainletNode): Eip1193Provider {
-  return providerForService(createEthService(node));
+  return providerForService(node.internals.eth);
 }
 
-export function createEthEnv(node: ChainletNode): EthEnv {
+function createEthEnv(node: ChainletNode): EthEnv {
   const mempool = node.internals.mempool;
   const consensus = node.internals.consensus;
   return ethEnvOf({
@@ -217,6 +226,8 @@ export function ethEnvOf(parts: EthEnvParts): EthEnv {
     signers,
     calls: callServiceOf(view, config),
     filters: new FilterRegistry(view, txpool, { timeoutMs: config.filterTimeoutMs, cap: config.filterCap }),
+    subscriptions: new SubscriptionRegistry(),
+    profiler: new ProfilerSlot(),
     clientVersion: clientVersion(config, parts.devnet),
     logger: parts.logger.child({ module: 'eth-rpc' }),
     namespaces: parts.namespaces,
@@ -295,6 +306,14 @@ export function explorerUpstreams(node: Pick<ChainletNode, 'urls' | 'config' | '
   };
 }
 
+/**
+ * The node's API-key store (`<home>/config/api_keys.json`, else in memory): the one its routing API
+ * checks, for adding keys in process (`createApiKey(getApiKeyStore(node), 'ci')`).
+ */
+export function getApiKeyStore(node: Pick<ChainletNode, 'internals'>): ApiKeyStore {
+  return node.internals.apiKeys;
+}
+
 /** The routing environment of one EVM node: its adapter, config, API keys. */
 export function createRoutingEnv(node: ChainletNode): RoutingEnv {
   return networkRoutingEnv(node, [node]);
@@ -307,17 +326,16 @@ export function networkRoutingEnv(host: ChainletNode, nodes: readonly ChainletNo
     ...(host.internals.metrics ? { observe: host.internals.metrics.observeRouting } : {}),
     config: host.config.routing,
     logger: host.logger.child({ module: 'routing' }),
-    apiKeys: getApiKeyStore(host),
+    apiKeys: host.internals.apiKeys,
     now: monotonicMs,
   };
 }
 
 /** The routing adapter of an EVM chain (its Cosmos and EVM faces). */
 export function evmRoutingChain(node: ChainletNode): RoutingChain {
-  const { app, mempool, txIndexer, blockStore, devnet } = node.internals;
-  // eth_call's path and limits; a devnet edit (setCode, revert…) drops its memoised state, as for eth_call.
-  const calls = callServiceOf(app.evm, node.config.jsonRpc);
-  const offChange = devnet.onChange(() => calls.executor.forget());
+  const { app, mempool, txIndexer, blockStore } = node.internals;
+  // The ERC20 reads share eth_call's call service (its limits, its EVMs, its reset on a devnet edit).
+  const calls = node.internals.eth.env.calls;
   return evmRoutingChainOf({
     chainId: node.chainId,
     evmChainId: node.evmChainId,
@@ -325,7 +343,6 @@ export function evmRoutingChain(node: ChainletNode): RoutingChain {
     app,
     erc20Tokens: node.config.routing.erc20Tokens,
     calls,
-    stop: () => void offChange(),
     checkTx: (tx) => mempool.checkTx(tx),
     pooledTx(hash) {
       const t = mempool.get(hash);

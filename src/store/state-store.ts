@@ -6,7 +6,7 @@
 import { asLevelDb, encodeRecord, encodeValue, getValue, writeBatch, type LevelDb } from './level.js';
 import type { AbstractLevel } from 'abstract-level';
 import type { ResponseFinalizeBlock } from '../abci/types.js';
-import type { ChainState } from '../types/chain-state.js';
+import type { ChainState } from './chain-state.js';
 import type { Validator } from '../types/block.js';
 import type { ConsensusParams } from '../types/params.js';
 import { ValidatorSet } from '../types/validator-set.js';

@@ -2,7 +2,6 @@
  * CometBFT v0.38 block data types as plain data. Hashes and proto encodings live beside them in
  * `header.ts`, `commit.ts`, `validator-set.ts`, `params-hash.ts`, `part-set.ts` (each type owns its hash).
  */
-import type { BlockIDFlag } from '../abci/types.js';
 import type { Timestamp } from './time.js';
 
 export interface PartSetHeader {
@@ -35,6 +34,14 @@ export interface Header {
   lastResultsHash: Uint8Array;
   evidenceHash: Uint8Array;
   proposerAddress: Uint8Array;
+}
+
+/** How a validator's signature in a commit voted (also the ABCI VoteInfo's flag). */
+export enum BlockIDFlag {
+  Unknown = 0,
+  Absent = 1,
+  Commit = 2,
+  Nil = 3,
 }
 
 export interface CommitSig {

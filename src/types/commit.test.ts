@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BlockIDFlag } from '../abci/types.js';
+import { BlockIDFlag } from './block.js';
 import { fromBase64, fromHex, toHexUpper } from '../crypto/encoding.js';
 import { merkleRoot } from '../crypto/merkle.js';
-import { encodeCommitSig } from '../codec/proto.js';
+import { encodeCommitSig } from './proto.js';
 import { EMPTY_BLOCK_ID, type Commit } from './block.js';
 import { commitHash } from './commit.js';
 import { parseRfc3339, ZERO_TIME } from './time.js';

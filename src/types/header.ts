@@ -11,7 +11,7 @@ import {
   encodeInt64Value,
   encodeStringValue,
   encodeTimestamp,
-} from '../codec/proto.js';
+} from './proto.js';
 import type { Header } from './block.js';
 
 /** The header hash; empty when `validatorsHash` is empty (CometBFT returns nil for such a header). */

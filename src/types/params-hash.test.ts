@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHexUpper } from '../crypto/encoding.js';
 import { sha256 } from '../crypto/hash.js';
-import { encodeHashedParams } from '../codec/proto.js';
+import { encodeHashedParams } from './proto.js';
 import { consensusParamsHash } from './params-hash.js';
 import { defaultConsensusParams } from './params.js';
 

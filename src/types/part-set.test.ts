@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHexUpper } from '../crypto/encoding.js';
 import { merkleRoot } from '../crypto/merkle.js';
-import { encodeBlock } from '../codec/proto.js';
+import { encodeBlock } from './proto.js';
 import { kvstoreBlock3 } from './fixtures/kvstore-block3.js';
 import { makeBlockId, makePartSet, PART_SIZE } from './part-set.js';
 

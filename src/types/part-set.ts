@@ -3,7 +3,7 @@
  * BlockID pairs the header hash with the part-set header (count + merkle root of the raw parts).
  */
 import { merkleRoot } from '../crypto/merkle.js';
-import { encodeBlock } from '../codec/proto.js';
+import { encodeBlock } from './proto.js';
 import type { Block, BlockID, PartSetHeader } from './block.js';
 import { headerHash } from './header.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExecTxResult } from '../abci/types.js';
 import { toHexUpper, utf8 } from '../crypto/encoding.js';
 import { merkleRoot } from '../crypto/merkle.js';
-import { encodeDeterministicExecTxResult } from '../codec/proto.js';
+import { encodeDeterministicExecTxResult } from './proto.js';
 import { lastResultsHash } from './results.js';
 
 function result(r: Partial<ExecTxResult>): ExecTxResult {
@@ -23,7 +23,8 @@ describe('lastResultsHash', () => {
     const base = result({ code: 1, data: utf8('d'), gasWanted: 100, gasUsed: 90 });
     const h = lastResultsHash([base]);
     expect(h).toEqual(merkleRoot([encodeDeterministicExecTxResult(base)]));
-    expect(lastResultsHash([{ ...base, log: 'x', info: 'y', codespace: 'z', events: [{ type: 't', attributes: [] }] }])).toEqual(h);
+    const otherFields: ExecTxResult = { ...base, log: 'x', info: 'y', codespace: 'z', events: [{ type: 't', attributes: [] }] };
+    expect(lastResultsHash([otherFields])).toEqual(h);
     for (const change of [{ code: 2 }, { data: utf8('e') }, { gasWanted: 101 }, { gasUsed: 91 }]) {
       expect(lastResultsHash([{ ...base, ...change }])).not.toEqual(h);
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addressFromPubKey, ed25519FromSeed } from '../crypto/ed25519.js';
 import { fromBase64, toHexUpper, utf8 } from '../crypto/encoding.js';
 import { merkleRoot } from '../crypto/merkle.js';
-import { encodeSimpleValidator } from '../codec/proto.js';
+import { encodeSimpleValidator } from './proto.js';
 import type { Validator } from './block.js';
 import { EmptyValidatorSetError, InvalidIncrementError, InvalidValidatorUpdateError, TotalVotingPowerOverflowError } from './errors.js';
 import { MAX_TOTAL_VOTING_POWER, ValidatorSet } from './validator-set.js';

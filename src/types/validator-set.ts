@@ -14,7 +14,7 @@
 import { bytesEqual, compareBytes, toHex, toHexUpper } from '../crypto/encoding.js';
 import { addressFromPubKey, ED25519_PUBKEY_LENGTH } from '../crypto/ed25519.js';
 import { merkleRoot } from '../crypto/merkle.js';
-import { encodeSimpleValidator } from '../codec/proto.js';
+import { encodeSimpleValidator } from './proto.js';
 import type { Validator } from './block.js';
 import {
   EmptyValidatorSetError,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ed25519FromSeed, ed25519Sign, ed25519Verify } from '../crypto/ed25519.js';
 import { fromBase64, fromHex, toHex, utf8 } from '../crypto/encoding.js';
-import { encodeCanonicalProposal } from '../codec/proto.js';
+import { encodeCanonicalProposal } from './proto.js';
 import { EMPTY_BLOCK_ID, SignedMsgType, type BlockID, type Vote } from './block.js';
 import { parseRfc3339, ZERO_TIME, type Timestamp } from './time.js';
 import { proposalSignBytes, voteSignBytes } from './vote.js';

@@ -3,7 +3,7 @@
  * chain id (CometBFT VoteSignBytes / ProposalSignBytes). Height and round are sfixed64 there so
  * that the encoding has a fixed layout.
  */
-import { encodeCanonicalProposal, encodeCanonicalVote, lengthDelimited } from '../codec/proto.js';
+import { encodeCanonicalProposal, encodeCanonicalVote, lengthDelimited } from './proto.js';
 import type { BlockID, Vote } from './block.js';
 import type { Timestamp } from './time.js';
 

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { BaseError, createPublicClient, http, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20BalanceOfData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
-import { disposeDebug } from '../../src/rpc/eth/namespaces/debug-profiling.js';
 import { DEBUG_ROUTES } from '../../src/rpc/eth/namespaces/debug.js';
 import { DirectEthSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { SigningStargateClient } from '@cosmjs/stargate';
@@ -73,7 +72,6 @@ describe('debug namespace over HTTP', () => {
     dir = mkdtempSync(join(tmpdir(), 'chainlet-debug-http-'));
   });
   afterAll(async () => {
-    if (chain) await disposeDebug(chain.node);
     await chain?.stop();
     await noProfiling?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });

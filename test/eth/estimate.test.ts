@@ -10,7 +10,7 @@
 import { Address } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20DeployData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
-import { createEip1193Provider, createEthService } from '../../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
 import type { EthService } from '../../src/rpc/eth/service.js';
 import type { Eip1193Provider } from '../../src/rpc/eth/provider.js';
 import { asm, deployCode, DEV, hex, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';
@@ -63,7 +63,7 @@ async function expectExact(args: Args, overrides?: Overrides): Promise<bigint> {
 beforeAll(async () => {
   t = await startEthTestNode();
   provider = createEip1193Provider(t.node);
-  service = createEthService(t.node);
+  service = t.node.internals.eth;
   const hash = await req<string>('eth_sendTransaction', [{ from, data: hex(erc20DeployData(10n ** 24n)) }]);
   const receipt = await waitFor(() => req<{ contractAddress: string } | null>('eth_getTransactionReceipt', [hash]));
   token = receipt.contractAddress;
@@ -71,7 +71,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   provider?.close();
-  service?.close();
   await t?.stop();
 });
 

@@ -4,7 +4,7 @@
  * EIP-1898 objects, historical state, pending nonces and pending txs, state overrides,
  * eth_simulateV1, eth_getProof, eth_createAccessList, eth_feeHistory, web3/net.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPublicClient, createWalletClient, custom, erc20Abi, keccak256, toHex, type Address, type Hex } from 'viem';
 import { createMPTFromProof } from '@ethereumjs/mpt';
 import { ERC20_BYTECODE, erc20TransferData } from '../../src/app/fixtures/erc20.js';
@@ -244,5 +244,51 @@ describe('calls beyond the basics', () => {
     expect(await req('web3_sha3', ['0x68656c6c6f'])).toBe(keccak256('0x68656c6c6f'));
     // The devnet profile serves Anvil's methods and says so first, so Hardhat and Foundry tooling accept it.
     expect(await req('web3_clientVersion')).toMatch(/^anvil-compatible Chainlet\/v\d/);
+  });
+});
+
+describe('one Ethereum env per node', () => {
+  const overHttp = async <T>(method: string, params: unknown[]) => {
+    const r = await fetch(t.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    return (await r.json()) as { result?: T; error?: { code: number; message: string } };
+  };
+
+  it('a filter installed through a provider is polled over HTTP and through another provider with the same id', async () => {
+    const other = createEip1193Provider(t.node);
+    let closed = false;
+    try {
+      const id = await req<string>('eth_newBlockFilter');
+      const [height] = await t.node.mine(1);
+      const block = await req<{ hash: string }>('eth_getBlockByNumber', [toHex(height!), false]);
+      const changes = await overHttp<string[]>('eth_getFilterChanges', [id]);
+      expect(changes.error).toBeUndefined();
+      expect(changes.result).toContain(block.hash);
+      expect(Array.isArray(await other.request({ method: 'eth_getFilterChanges', params: [id] }))).toBe(true);
+      expect(await other.request({ method: 'eth_uninstallFilter', params: [id] })).toBe(true);
+      expect((await overHttp<boolean>('eth_uninstallFilter', [id])).result).toBe(false);
+
+      // Closing a provider ends its subscriptions, not the node's filters.
+      const kept = (await other.request({ method: 'eth_newBlockFilter', params: [] })) as string;
+      other.close();
+      closed = true;
+      expect((await overHttp<string[]>('eth_getFilterChanges', [kept])).error).toBeUndefined();
+      expect(await req('eth_uninstallFilter', [kept])).toBe(true);
+    } finally {
+      if (!closed) other.close();
+    }
+  });
+
+  it('creating a provider builds no new env or call service: its calls run on the node\'s', async () => {
+    const service = t.node.internals.eth;
+    const call = vi.spyOn(service.env.calls, 'call');
+    const other = createEip1193Provider(t.node);
+    try {
+      expect(t.node.internals.eth).toBe(service);
+      await other.request({ method: 'eth_call', params: [{ to: token, data: '0x18160ddd' }, 'latest'] });
+      expect(call).toHaveBeenCalledTimes(1);
+    } finally {
+      call.mockRestore();
+      other.close();
+    }
   });
 });

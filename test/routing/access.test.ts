@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, getApiKeyStore } from '../../src/rpc/routing/api-keys.js';
-import { startRoutingApi } from '../../src/node/rpc-wiring.js';
+import { createApiKey } from '../../src/rpc/routing/api-keys.js';
+import { getApiKeyStore, startRoutingApi } from '../../src/node/rpc-wiring.js';
 import { startTestNode } from '../helpers/node.js';
 import { CHAIN_ID, getJson, postJson, startRoutingNode, type RoutingFixture } from './helpers.js';
 
@@ -64,6 +64,22 @@ describe('API keys and the global rate limit', () => {
 
   it('accepts the key with a Bearer prefix too', async () => {
     expect((await chains({ authorization: `Bearer ${key}` })).status).toBe(200);
+  });
+
+  it('keys are the node\'s own: another node in the process refuses them', async () => {
+    expect(getApiKeyStore(f.node)).toBe(getApiKeyStore(f.node));
+    const g = await startRoutingNode();
+    try {
+      expect(getApiKeyStore(g.node)).not.toBe(getApiKeyStore(f.node));
+      const r = await getJson(`${g.url}/v2/info/chains`, { authorization: key });
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ code: 16, message: 'invalid API key', details: [] });
+      const own = createApiKey(getApiKeyStore(g.node), 'other').key;
+      expect((await getJson(`${g.url}/v2/info/chains`, { authorization: own })).status).toBe(200);
+      expect((await getJson(`${f.url}/v2/info/chains`, { authorization: own })).status).toBe(401);
+    } finally {
+      await g.stop();
+    }
   });
 
   it('serves client_id callers and says in a header that it is deprecated', async () => {

@@ -24,7 +24,7 @@ import type { IbcStore } from '../../ibc/ibc-store.js';
 import { hostKeys } from '../../ibc/keys.js';
 import { FEE_COLLECTOR, type AuthRegistry } from './auth-registry.js';
 import { coinsText, firstSigner, signedSizeBound, verifyCosmosSignature, type Coin, type DecodedCosmosTx } from './cosmos-tx.js';
-import { CosmosTxError, SdkCode } from './sdk-errors.js';
+import { CosmosTxError, SdkCode } from '../../sdk/errors.js';
 
 exactSizeBuffers();
 

@@ -21,7 +21,7 @@ import { fromBech32 } from '../../crypto/bech32.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import { decodeIbcMsg, ibcSigner, isIbcTypeUrl, type IbcMsg } from '../../ibc/msgs.js';
 import type { PubKeyType } from './auth-registry.js';
-import { CosmosTxError, SdkCode } from './sdk-errors.js';
+import { CosmosTxError, SdkCode } from '../../sdk/errors.js';
 
 // The codecs load with the first Cosmos tx (decoding is synchronous): see codec/cosmjs-types.ts.
 const txV1beta1 = lazyCosmjs<typeof import('cosmjs-types/cosmos/tx/v1beta1/tx')>('cosmos/tx/v1beta1/tx');

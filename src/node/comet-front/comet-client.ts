@@ -4,7 +4,7 @@
  * EVM's JSON-RPC server does through its CometBFT client. Byte params go as base64 (jsonpb).
  */
 import type { ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
-import { decodeExecTxResult, type ExecTxResultJson } from '../../codec/comet-json-abci.js';
+import { decodeExecTxResult, type ExecTxResultJson } from '../../codec/json/comet-json-abci.js';
 import { fromBase64, toBase64 } from '../../crypto/encoding.js';
 
 export class CometRpcError extends Error {

@@ -24,7 +24,7 @@ import type { DeepPartial, NodeConfig } from '../../config/types.js';
 import { loadHome } from '../../genesis/home.js';
 import { newEthService } from '../../rpc/eth/service.js';
 import { startEthServer, type RunningEthRpc } from '../../rpc/eth/server.js';
-import { getApiKeyStore } from '../../rpc/routing/api-keys.js';
+import { openApiKeyStore } from '../../rpc/routing/api-keys.js';
 import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type RoutingApi } from '../../rpc/routing/server.js';
 import { monotonicMs } from '../../rpc/routing/token-bucket.js';
 import { timestampFromMs, type Timestamp } from '../../types/time.js';
@@ -47,6 +47,8 @@ export interface CometFrontOptions {
   /** Where CometBFT's proxy_app connects; default tcp://127.0.0.1:26658. */
   proxyApp?: string;
   maxMessageBytes?: number;
+  /** Bytes of requests an ABCI connection may queue for the app before it stops being read (default 4 MiB). */
+  maxQueueBytes?: number;
   /** Over the home's config files: `[json-rpc]`, `[routing]`, log level. */
   config?: DeepPartial<NodeConfig>;
   logger?: Logger;
@@ -69,7 +71,7 @@ export async function startCometFront(opts: CometFrontOptions): Promise<CometFro
   const home = loadHome(opts.home);
 
   const homeApp = await openHomeApp(opts.home, config, logger);
-  const abci: AbciServer = await serveApp(homeApp, { address: opts.proxyApp, maxMessageBytes: opts.maxMessageBytes, logger });
+  const abci: AbciServer = await serveApp(homeApp, { address: opts.proxyApp, maxMessageBytes: opts.maxMessageBytes, maxQueueBytes: opts.maxQueueBytes, logger });
   const { app } = homeApp;
   const view = app.evm;
 
@@ -98,6 +100,7 @@ export async function startCometFront(opts: CometFrontOptions): Promise<CometFro
   const stop = async (): Promise<void> => {
     await routing?.stop();
     await eth?.stop();
+    await env.profiler.dispose();
     service.close();
     offBlock();
     await abci.stop();
@@ -122,8 +125,7 @@ export async function startCometFront(opts: CometFrontOptions): Promise<CometFro
       });
       const { host, port } = parseRoutingAddress(config.routing.address);
       const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
-      const keysOwner = { config: { home: opts.home } };
-      routing = await startRoutingServer({ chains: [chain], config: config.routing, logger: logger.child({ module: 'routing' }), apiKeys: getApiKeyStore(keysOwner), now: monotonicMs }, { host, port, maxBodyBytes });
+      routing = await startRoutingServer({ chains: [chain], config: config.routing, logger: logger.child({ module: 'routing' }), apiKeys: openApiKeyStore(opts.home), now: monotonicMs }, { host, port, maxBodyBytes });
     }
   } catch (err) {
     await stop();

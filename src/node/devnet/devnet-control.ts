@@ -15,7 +15,7 @@
 import type { RelayerControl } from '../../rpc/eth/namespaces/services.js';
 import type { Address } from '@ethereumjs/util';
 import type { AppMeta } from '../../app/app-store.js';
-import type { ChainState } from '../../types/chain-state.js';
+import type { ChainState } from '../../store/chain-state.js';
 import { impersonationTransform, ImpersonationSet } from '../../app/impersonation.js';
 import { editLatestState, type AccountEdit } from '../../app/state-surgery.js';
 import { appHashWithIbc } from '../../ibc/ibc-store.js';

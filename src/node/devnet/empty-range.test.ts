@@ -10,8 +10,8 @@ import {
   encodeInt64Value,
   encodeTimestamp,
   lengthDelimited,
-} from '../../codec/proto.js';
-import { updateState, type ChainState } from '../../types/chain-state.js';
+} from '../../types/proto.js';
+import { updateState, type ChainState } from '../../store/chain-state.js';
 import { SignedMsgType, type Block, type Commit } from '../../types/block.js';
 import { makeBlockId } from '../../types/part-set.js';
 import { timestampFromMs } from '../../types/time.js';
@@ -126,7 +126,7 @@ describe('empty block codec', () => {
   const blockId = { hash: new Uint8Array(32).fill(7), partSetHeader: { total: 1, hash: new Uint8Array(32).fill(9) } };
   const sig = { blockIdFlag: BlockIDFlag.Commit, validatorAddress: new Uint8Array(20).fill(3), timestamp: time, signature: new Uint8Array(64).fill(5) };
 
-  it('writes the bytes codec/proto.ts writes', () => {
+  it('writes the bytes types/proto.ts writes', () => {
     expect(int64Value(123_456)).toEqual(encodeInt64Value(123_456));
     expect(bytesValue(new Uint8Array([1, 2, 3]))).toEqual(encodeBytesValue(new Uint8Array([1, 2, 3])));
     expect(timestampBytes(time)).toEqual(encodeTimestamp(time));

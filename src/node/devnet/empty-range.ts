@@ -13,9 +13,9 @@
  * responses and EVM block records are rebuilt from them on read (range-synthesis.ts).
  */
 import { BlockIDFlag } from '../../abci/types.js';
-import type { ChainState } from '../../types/chain-state.js';
+import type { ChainState } from '../../store/chain-state.js';
 import type { LocalValidator } from '../../consensus/validator.js';
-import { encodeBytesValue, encodeConsensusVersion, encodeStringValue } from '../../codec/proto.js';
+import { encodeBytesValue, encodeConsensusVersion, encodeStringValue } from '../../types/proto.js';
 import { ed25519Sign } from '../../crypto/ed25519.js';
 import { sha256 } from '../../crypto/hash.js';
 import { BLOCK_PROTOCOL } from '../../consensus/block-executor.js';

@@ -1,5 +1,5 @@
 /** abci_info and abci_query (rpc/core/abci.go): the app's query connection. */
-import { encodeResponseInfo, encodeResponseQuery } from '../../codec/comet-json-abci.js';
+import { encodeResponseInfo, encodeResponseQuery } from '../../codec/json/comet-json-abci.js';
 import { BLOCK_PROTOCOL, COMET_VERSION, P2P_PROTOCOL } from '../../version.js';
 import type { CometEnv } from './env.js';
 import type { ResultABCIInfo, ResultABCIQuery } from './results.js';

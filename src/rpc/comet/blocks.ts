@@ -2,8 +2,8 @@
  * Block queries (rpc/core/blocks.go): blockchain, block, block_by_hash, header, header_by_hash,
  * commit, block_results, block_search.
  */
-import { encodeBlock, encodeBlockId, encodeBlockMeta, encodeCommit, encodeConsensusParams, encodeHeader, i64 } from '../../codec/comet-json.js';
-import { encodeEvent, encodeExecTxResult, encodeValidatorUpdate } from '../../codec/comet-json-abci.js';
+import { encodeBlock, encodeBlockId, encodeBlockMeta, encodeCommit, encodeConsensusParams, encodeHeader, i64 } from '../../codec/json/comet-json.js';
+import { encodeEvent, encodeExecTxResult, encodeValidatorUpdate } from '../../codec/json/comet-json-abci.js';
 import { toBase64 } from '../../crypto/encoding.js';
 import { EMPTY_BLOCK_ID, type Block, type BlockMeta } from '../../types/block.js';
 import type { CometEnv } from './env.js';

@@ -5,7 +5,7 @@
  * yet): Chainlet decides a height within one call of its engine, so there is no observable
  * mid-round state to report.
  */
-import { encodeConsensusParams, encodeValidator, hex, i64, time, type ValidatorJson } from '../../codec/comet-json.js';
+import { encodeConsensusParams, encodeValidator, hex, i64, time, type ValidatorJson } from '../../codec/json/comet-json.js';
 import type { Validator } from '../../types/block.js';
 import type { CometEnv, RoundStateView } from './env.js';
 import { NoStateForHeightError } from './errors.js';

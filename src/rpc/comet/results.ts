@@ -1,6 +1,6 @@
 /**
  * The `result` of each method, in wire form (rpc/core/types/responses.go under cmtjson). Handlers
- * build these from the domain types with the encoders of `src/codec/comet-json*.ts`.
+ * build these from the domain types with the encoders of `src/codec/json/comet-json*.ts`.
  */
 import type {
   BlockIdJson,
@@ -11,7 +11,7 @@ import type {
   HeaderJson,
   PubKeyJson,
   ValidatorJson,
-} from '../../codec/comet-json.js';
+} from '../../codec/json/comet-json.js';
 import type {
   EventJson,
   ExecTxResultJson,
@@ -19,8 +19,8 @@ import type {
   ResponseInfoJson,
   ResponseQueryJson,
   ValidatorUpdateJson,
-} from '../../codec/comet-json-abci.js';
-import type { TxProofJson } from '../../codec/comet-json-events.js';
+} from '../../codec/json/comet-json-abci.js';
+import type { TxProofJson } from '../../codec/json/comet-json-events.js';
 
 /** `{}`: health, subscribe, unsubscribe, unsubscribe_all, unsafe_flush_mempool. */
 export type ResultEmpty = Record<string, never>;

@@ -1,5 +1,5 @@
 /** health and status (rpc/core/health.go, status.go). */
-import { encodePubKey, hex, i64, time } from '../../codec/comet-json.js';
+import { encodePubKey, hex, i64, time } from '../../codec/json/comet-json.js';
 import type { BlockMeta } from '../../types/block.js';
 import { BLOCK_PROTOCOL, COMET_VERSION, P2P_PROTOCOL } from '../../version.js';
 import type { CometEnv } from './env.js';

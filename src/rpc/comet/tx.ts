@@ -1,7 +1,7 @@
 /** tx and tx_search (rpc/core/tx.go): lookups in the tx index, with optional inclusion proofs. */
-import { hex, i64 } from '../../codec/comet-json.js';
-import { encodeExecTxResult } from '../../codec/comet-json-abci.js';
-import { encodeTxProof } from '../../codec/comet-json-events.js';
+import { hex, i64 } from '../../codec/json/comet-json.js';
+import { encodeExecTxResult } from '../../codec/json/comet-json-abci.js';
+import { encodeTxProof } from '../../codec/json/comet-json-events.js';
 import { toBase64, toHexUpper } from '../../crypto/encoding.js';
 import type { TxResult } from '../../events/types.js';
 import { txHash, txProof } from '../../types/txs.js';

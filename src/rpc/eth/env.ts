@@ -1,7 +1,8 @@
 /**
  * EthEnv: everything an eth_* handler may touch, as narrow interfaces the composition root builds
  * once from a node (src/node/rpc-wiring.ts; as CometBFT's rpc/core Environment). Handlers never see the node, the consensus engine or
- * the app object; the stateful parts of one server (filters, call executor) live here too.
+ * the app object. A node has one env, shared by its HTTP/WS server and every in-process provider,
+ * so its stateful parts live here too: filters, call executor, subscriptions, the debug profiler.
  */
 import type { MempoolContent } from '../../mempool/types.js';
 import type { Logger } from 'pino';
@@ -15,6 +16,8 @@ import type { CallService } from './call-service.js';
 import type { NamespaceServices } from './namespaces/services.js';
 import type { PendingHeader } from './exec/call-executor.js';
 import type { FilterRegistry } from './filter-registry.js';
+import type { ProfilerSlot } from './namespaces/debug-profiling.js';
+import type { SubscriptionRegistry } from './subscriptions.js';
 
 /** A tx waiting in the mempool, decoded for the eth view. */
 export interface PendingTx {
@@ -51,6 +54,10 @@ export interface EthEnv {
   readonly signers: readonly DevSigner[];
   readonly calls: CallService;
   readonly filters: FilterRegistry;
+  /** eth_subscribe's subscriptions, per session. */
+  readonly subscriptions: SubscriptionRegistry;
+  /** debug_* profiling (made on first use). */
+  readonly profiler: ProfilerSlot;
   readonly clientVersion: string;
   readonly logger: Logger;
   /** personal / admin / miner / devnet services (src/rpc/eth/namespaces/services.ts). */

@@ -35,13 +35,16 @@ export interface Eip1193Provider {
   request(args: RequestArguments): Promise<unknown>;
   on(event: ProviderEvent, listener: Listener): Eip1193Provider;
   removeListener(event: ProviderEvent, listener: Listener): Eip1193Provider;
-  /** Ends subscriptions and filters of this provider. */
+  /**
+   * Ends this provider's subscriptions. Filters are the node's, as over HTTP (any client may poll
+   * an id): they end with eth_uninstallFilter or after `[json-rpc] filter-timeout`.
+   */
   close(): void;
 }
 
 let sessionIds = 0;
 
-/** An EIP-1193 provider over `service` (in process, no HTTP); closing it closes the service. */
+/** An EIP-1193 provider over `service` (in process, no HTTP); the service stays its owner's (the node's). */
 export function providerForService(service: EthService): Eip1193Provider {
   const listeners = new Map<ProviderEvent, Set<Listener>>();
   const closeListeners: (() => void)[] = [];
@@ -81,7 +84,6 @@ export function providerForService(service: EthService): Eip1193Provider {
     },
     close() {
       for (const l of closeListeners.splice(0)) l();
-      service.close();
     },
   };
   return provider;

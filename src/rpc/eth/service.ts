@@ -1,6 +1,7 @@
 /**
- * One Ethereum JSON-RPC service of a node: its environment (with the stateful filter registry
- * and call executor) and its dispatcher. The HTTP/WS server and each in-process provider own one.
+ * The Ethereum JSON-RPC service of a node: its environment (with the stateful filter registry,
+ * call executor, subscriptions and profiler) and its dispatcher. A node has one, shared by its
+ * HTTP/WS server and every in-process provider; its owner closes it.
  */
 import { EthDispatcher } from './dispatcher.js';
 import type { EthEnv } from './env.js';

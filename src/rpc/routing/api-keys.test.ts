@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiKeysPath, createApiKey, FileApiKeyStore, getApiKeyStore, MemoryApiKeyStore, openApiKeyStore } from './api-keys.js';
+import { apiKeysPath, createApiKey, FileApiKeyStore, MemoryApiKeyStore, openApiKeyStore } from './api-keys.js';
 import { ApiKeyStoreError } from './errors.js';
 
 const dirs: string[] = [];
@@ -92,16 +92,5 @@ describe('API keys on disk', () => {
     expect(() => openApiKeyStore(home)).toThrow(/malformed key entry/);
     writeFileSync(apiKeysPath(home), 'not json');
     expect(() => openApiKeyStore(home)).toThrow(ApiKeyStoreError);
-  });
-});
-
-describe('getApiKeyStore', () => {
-  it('gives one store per node value', () => {
-    const n1 = { config: { home: undefined } };
-    const n2 = { config: { home: undefined } };
-    expect(getApiKeyStore(n1)).toBe(getApiKeyStore(n1));
-    expect(getApiKeyStore(n1)).not.toBe(getApiKeyStore(n2));
-    const { key } = createApiKey(getApiKeyStore(n1), 'n1');
-    expect(getApiKeyStore(n2).verify(key)).toBeUndefined();
   });
 });

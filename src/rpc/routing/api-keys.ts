@@ -206,25 +206,12 @@ export function apiKeysPath(home: string): string {
   return join(home, 'config', 'api_keys.json');
 }
 
-/** The store for a home folder (file) or for a home-less node (memory). */
+/**
+ * The store for a home folder (file) or for a home-less node (memory). A node opens its own at first
+ * use (`getApiKeyStore(node)` in src/node/rpc-wiring.ts), so two nodes never share keys.
+ */
 export function openApiKeyStore(home: string | undefined): ApiKeyStore {
   return home ? new FileApiKeyStore(apiKeysPath(home)) : new MemoryApiKeyStore();
-}
-
-const storesByNode = new WeakMap<object, ApiKeyStore>();
-
-/**
- * The key store of a node: the same object for the routing server and for callers that add keys
- * programmatically (`createApiKey(getApiKeyStore(node), 'ci')`). Kept per node value, so two nodes
- * in one process never share keys.
- */
-export function getApiKeyStore(node: { readonly config: { readonly home: string | undefined } }): ApiKeyStore {
-  let s = storesByNode.get(node);
-  if (!s) {
-    s = openApiKeyStore(node.config.home);
-    storesByNode.set(node, s);
-  }
-  return s;
 }
 
 export interface CreatedApiKey {

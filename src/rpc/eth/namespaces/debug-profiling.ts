@@ -1,12 +1,8 @@
 /**
  * Handlers of the debug namespace's profiling hooks. As in Cosmos EVM, each answers
  * `profiling disabled in the debug namespace` (-32000) unless `[json-rpc] enable-profiling` is
- * set. The work is done by one DebugProfiler per node (profiling/profiler.ts), created on first
- * use; `disposeDebug(devnet)` ends it when the node stops.
- *
- * The profiler is keyed by the node's DevnetControl: one object per node, shared by every eth env
- * built on it (the server's and each in-process provider's). `env.view` would not do: each env
- * wraps the node's view in a GenesisAwareView of its own, so disposeDebug could not find it.
+ * set. The work is done by one DebugProfiler per node (profiling/profiler.ts), held by the node's
+ * one eth env (`env.profiler`), created on first use and disposed when the node stops.
  */
 import type { EthEnv } from '../env.js';
 import { ServerError } from '../errors.js';
@@ -16,27 +12,28 @@ import type { GoGcStats, GoMemStats } from './profiling/mem-stats.js';
 
 export const PROFILING_DISABLED = 'profiling disabled in the debug namespace';
 
-const profilers = new WeakMap<object, DebugProfiler>();
+/**
+ * A node's profiler, made at the first profiling call (its GC observer is not free) and ended by
+ * `dispose()` when the node stops: the CPU profile, the samplers and pending waits.
+ */
+export class ProfilerSlot {
+  private profiler: DebugProfiler | undefined;
 
-/** The per-node key of an env (its view only for an env built without namespace services). */
-function nodeKeyOf(env: EthEnv): object {
-  return env.namespaces?.devnet ?? env.view;
-}
+  get(): DebugProfiler {
+    return (this.profiler ??= new DebugProfiler());
+  }
 
-/** Stops the profiler keyed by a node's devnet service, its samplers and pending waits (when the node stops). */
-export async function disposeDebug(key: object): Promise<void> {
-  const p = profilers.get(key);
-  profilers.delete(key);
-  await p?.dispose();
+  async dispose(): Promise<void> {
+    const p = this.profiler;
+    this.profiler = undefined;
+    await p?.dispose();
+  }
 }
 
 /** The node's profiler, when profiling is enabled. */
 function profiler(env: EthEnv): DebugProfiler {
   if (!env.config.enableProfiling) throw new ServerError(PROFILING_DISABLED);
-  const key = nodeKeyOf(env);
-  let p = profilers.get(key);
-  if (p === undefined) profilers.set(key, (p = new DebugProfiler()));
-  return p;
+  return env.profiler.get();
 }
 
 /** Runs a profiling call; its refusals and file errors answer -32000 with their text. */

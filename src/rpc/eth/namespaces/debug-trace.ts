@@ -4,7 +4,7 @@
  * `enable-profiling` (as in Cosmos EVM), only by the `debug` namespace being enabled.
  * Tracing errors answer -32000 with geth's text.
  */
-import { HeightNotAvailableError } from '../../../app/errors.js';
+import { HeightNotAvailableError } from '../../../sdk/errors.js';
 import {
   TraceCallRejectedError,
   TraceError,

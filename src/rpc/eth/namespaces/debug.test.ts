@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, ethHash, startTraceChain, type TraceChain } from '../../../../test/helpers/trace-chain.js';
 import { erc20BalanceOfData, erc20TransferData } from '../../../app/fixtures/erc20.js';
 import { EthDispatcher } from '../dispatcher.js';
-import { createEthEnv } from '../../../node/rpc-wiring.js';
+import { createEip1193Provider } from '../../../node/rpc-wiring.js';
 import type { EthEnv } from '../env.js';
 import { EthRpcError } from '../errors.js';
 import { ETH_ROUTES } from '../routes.js';
 import { DEBUG_ROUTES } from './debug.js';
-import { disposeDebug, PROFILING_DISABLED } from './debug-profiling.js';
+import { PROFILING_DISABLED } from './debug-profiling.js';
 
 let chain: TraceChain;
 let env: EthEnv;
@@ -37,21 +37,18 @@ const failure = async (p: Promise<unknown>) => {
 };
 
 beforeAll(async () => {
-  chain = await startTraceChain({ config: { jsonRpc: { enableProfiling: true } } });
+  chain = await startTraceChain({ config: { jsonRpc: { enableProfiling: true, api: ['eth', 'debug'] } } });
   tx = chain.sign({ to: chain.token, data: erc20TransferData(DEV_ADDRESS_1, 3n) });
   height = await chain.block(tx);
-  env = createEthEnv(chain.node);
-  off = { ...createEthEnv(chain.node), config: { ...env.config, enableProfiling: false } };
+  env = chain.node.internals.eth.env;
+  off = { ...env, config: { ...env.config, enableProfiling: false } };
   const ns = new Set(['eth', 'debug']);
   rpc = new EthDispatcher(env, ns, [...ETH_ROUTES, ...DEBUG_ROUTES]);
   rpcNoProfiling = new EthDispatcher(off, ns, [...ETH_ROUTES, ...DEBUG_ROUTES]);
   dir = mkdtempSync(join(tmpdir(), 'chainlet-debug-'));
 });
 afterAll(async () => {
-  env?.filters.close();
-  off?.filters.close();
-  if (chain) await disposeDebug(chain.node);
-  await chain?.stop();
+  await chain?.stop(); // disposes the node's profiler
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -133,18 +130,16 @@ describe('debug profiling routes', () => {
     expect(profile.endTime).toBeGreaterThan(profile.startTime);
   });
 
-  it('is one profiler per node, shared by every eth env built on it', async () => {
-    // A second env, as an in-process provider beside the server builds one.
-    const other = createEthEnv(chain.node);
+  it('is one profiler per node, shared with its in-process providers', async () => {
+    const provider = createEip1193Provider(chain.node);
     try {
-      const rpc2 = new EthDispatcher(other, new Set(['eth', 'debug']), [...ETH_ROUTES, ...DEBUG_ROUTES]);
       const file = join(dir, 'shared.cpuprofile');
       expect(await call('debug_startCPUProfile', [file])).toBeNull();
-      expect(await failure(call('debug_startCPUProfile', [file], rpc2))).toEqual({ code: -32000, message: 'CPU profiling already in progress' });
-      expect(await call('debug_stopCPUProfile', [], rpc2)).toBeNull();
+      await expect(provider.request({ method: 'debug_startCPUProfile', params: [file] })).rejects.toMatchObject({ code: -32000, message: 'CPU profiling already in progress' });
+      expect(await provider.request({ method: 'debug_stopCPUProfile', params: [] })).toBeNull();
       expect(JSON.parse(readFileSync(file, 'utf8')).nodes.length).toBeGreaterThan(0);
     } finally {
-      other.filters.close();
+      provider.close();
     }
   });
 

@@ -105,6 +105,6 @@ export interface NamespaceServices {
 /** The services of an env (-32603 with a clear text when the env was built without them). */
 export function servicesOf(env: EthEnv): NamespaceServices {
   const s = (env as EthEnv & { namespaces?: NamespaceServices }).namespaces;
-  if (s === undefined) throw new EthRpcError(-32603, 'this eth environment has no namespace services (createEthEnv must set env.namespaces)');
+  if (s === undefined) throw new EthRpcError(-32603, 'this eth environment has no namespace services (src/node/rpc-wiring.ts must set env.namespaces)');
   return s;
 }

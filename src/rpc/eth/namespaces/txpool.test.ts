@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, startTraceChain, type TraceChain } from '../../../../test/helpers/trace-chain.js';
 import { DEV_KEY_0, DEV_KEY_1, signTx } from '../../../app/fixtures/signed-txs.js';
 import { EthDispatcher } from '../dispatcher.js';
-import { createEthEnv } from '../../../node/rpc-wiring.js';
 import type { EthEnv } from '../env.js';
 import { EthRpcError } from '../errors.js';
 import { ETH_ROUTES } from '../routes.js';
@@ -23,10 +22,7 @@ const call = (method: string, params: unknown[] = [], d = rpc) => d.call(method,
 
 beforeAll(async () => {
   chain = await startTraceChain();
-  env = createEthEnv(chain.node);
-  // Until createEthEnv exposes the mempool itself (see txpool.ts).
-  const pool = env.txpool as EthEnv['txpool'] & { content?: unknown };
-  if (pool.content === undefined) Object.assign(pool, { content: () => chain.node.internals.mempool.content() });
+  env = chain.node.internals.eth.env;
   rpc = new EthDispatcher(env, new Set(['eth', 'txpool']), [...ETH_ROUTES, ...TXPOOL_ROUTES]);
   base = chain.nonce();
   const send = async (tx: Uint8Array) => expect((await chain.node.broadcastTx(tx)).code).toBe(0);
@@ -36,7 +32,6 @@ beforeAll(async () => {
   await send(signTx(DEV_KEY_1, { data: new Uint8Array([0x60, 0x00]) }, { nonce: 0n, gasLimit: 60_000n }));
 });
 afterAll(async () => {
-  env?.filters.close();
   await chain?.stop();
 });
 

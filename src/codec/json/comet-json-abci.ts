@@ -18,8 +18,8 @@ import type {
   ResponseInfo,
   ResponseQuery,
   ValidatorUpdate,
-} from '../abci/types.js';
-import { fromBase64, toBase64 } from '../crypto/encoding.js';
+} from '../../abci/types.js';
+import { fromBase64, toBase64 } from '../../crypto/encoding.js';
 import { b64OrNull, encodeConsensusParams, i64, type ConsensusParamsJson } from './comet-json.js';
 
 export interface EventAttributeJson {

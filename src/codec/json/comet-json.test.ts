@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BlockIDFlag, type ExecTxResult } from '../abci/types.js';
-import { fromBase64, fromHex } from '../crypto/encoding.js';
-import { sha256 } from '../crypto/hash.js';
-import { EMPTY_BLOCK_ID, type Block, type Header } from '../types/block.js';
-import { defaultConsensusParams } from '../types/params.js';
-import { ZERO_TIME } from '../types/time.js';
-import { txProof, txsHash, verifyTxProof } from '../types/txs.js';
+import { BlockIDFlag, type ExecTxResult } from '../../abci/types.js';
+import { fromBase64, fromHex } from '../../crypto/encoding.js';
+import { sha256 } from '../../crypto/hash.js';
+import { EMPTY_BLOCK_ID, type Block, type Header } from '../../types/block.js';
+import { defaultConsensusParams } from '../../types/params.js';
+import { ZERO_TIME } from '../../types/time.js';
+import { txProof, txsHash, verifyTxProof } from '../../types/txs.js';
 import { encodeBlock, encodeBlockMeta, encodeConsensusParams, encodeHeader, encodePubKey, encodeValidator } from './comet-json.js';
 import {
   emptyExecTxResult,

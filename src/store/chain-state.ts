@@ -4,11 +4,11 @@
  */
 import type { ResponseFinalizeBlock } from '../abci/types.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
-import { EMPTY_BLOCK_ID, type BlockID, type Header } from './block.js';
-import type { ConsensusParams } from './params.js';
-import { lastResultsHash } from './results.js';
-import type { Timestamp } from './time.js';
-import { ValidatorSet } from './validator-set.js';
+import { EMPTY_BLOCK_ID, type BlockID, type Header } from '../types/block.js';
+import type { ConsensusParams } from '../types/params.js';
+import { lastResultsHash } from '../types/results.js';
+import type { Timestamp } from '../types/time.js';
+import { ValidatorSet } from '../types/validator-set.js';
 
 export interface ChainState {
   chainId: string;

@@ -4,8 +4,8 @@
  * consensus-internal round-state events share `tendermint/event/RoundState` as CometBFT registers
  * them. Chainlet's own demo events use the `chainlet/event/` prefix.
  */
-import type { EventData, TxResult } from '../events/types.js';
-import type { TxProof } from '../types/txs.js';
+import type { EventData, TxResult } from '../../events/types.js';
+import type { TxProof } from '../../types/txs.js';
 import { b64, encodeBlock, encodeBlockId, encodeHeader, encodeValidator, encodeVote, hex, i64, type BlockIdJson, type BlockJson, type HeaderJson, type ValidatorJson, type VoteJson } from './comet-json.js';
 import {
   encodeEvent,

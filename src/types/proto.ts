@@ -5,10 +5,10 @@
  *
  * Each message has a private body writer (so it can be embedded) and a public `encodeX`.
  */
-import type { Block, BlockID, Commit, CommitSig, Header, PartSetHeader } from '../types/block.js';
-import { SignedMsgType } from '../types/block.js';
-import type { Timestamp } from '../types/time.js';
-import { UnsupportedEvidenceError } from './errors.js';
+import type { Block, BlockID, Commit, CommitSig, Header, PartSetHeader } from './block.js';
+import { SignedMsgType } from './block.js';
+import type { Timestamp } from './time.js';
+import { UnsupportedEvidenceError } from '../codec/errors.js';
 import {
   bytesField,
   encodeWith,
@@ -20,9 +20,9 @@ import {
   stringField,
   varintField,
   type ProtoWriter,
-} from './proto-wire.js';
+} from '../codec/proto-wire.js';
 
-export { lengthDelimited } from './proto-wire.js';
+export { lengthDelimited } from '../codec/proto-wire.js';
 
 // ---------------------------------------------------------------- google.protobuf.Timestamp
 

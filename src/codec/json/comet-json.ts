@@ -8,10 +8,10 @@
  * struct fields keep Go's declaration order. ABCI results are in `comet-json-abci.ts`, event
  * payloads and tx proofs in `comet-json-events.ts`.
  */
-import { toBase64, toHexUpper } from '../crypto/encoding.js';
-import type { Block, BlockID, BlockMeta, Commit, CommitSig, Header, Validator, Vote } from '../types/block.js';
-import type { ConsensusParams } from '../types/params.js';
-import { formatRfc3339Nano, type Timestamp } from '../types/time.js';
+import { toBase64, toHexUpper } from '../../crypto/encoding.js';
+import type { Block, BlockID, BlockMeta, Commit, CommitSig, Header, Validator, Vote } from '../../types/block.js';
+import type { ConsensusParams } from '../../types/params.js';
+import { formatRfc3339Nano, type Timestamp } from '../../types/time.js';
 
 /** Amino name of CometBFT's ed25519 public key. */
 export const PUBKEY_ED25519 = 'tendermint/PubKeyEd25519';

@@ -1,6 +1,6 @@
 /**
  * Cosmos SDK error codes (codespace "sdk", types/errors/errors.go) and bank's (codespace "bank"),
- * as the chain's Cosmos face answers them in CheckTx, tx results and queries.
+ * as the Cosmos-side apps and the IBC module answer them in CheckTx, tx results and queries.
  */
 export const SdkCode = {
   TxDecode: 2,
@@ -38,5 +38,31 @@ export class CosmosTxError extends Error {
     readonly codespace = 'sdk',
   ) {
     super(log);
+  }
+}
+
+/** Codespaces used in ABCI results. */
+export type Codespace = 'sdk' | 'evm' | 'bank';
+
+/** An ABCI query that cannot be answered; `code`/`codespace` go into ResponseQuery. */
+export class QueryError extends Error {
+  override name = 'QueryError';
+  constructor(
+    readonly code: number,
+    readonly codespace: Codespace,
+    readonly log: string,
+  ) {
+    super(log);
+  }
+}
+
+/** State at a height that this app never had (or no longer has). */
+export class HeightNotAvailableError extends Error {
+  override name = 'HeightNotAvailableError';
+  constructor(
+    readonly height: number,
+    readonly latest: number,
+  ) {
+    super(`state at height ${height} is not available (latest ${latest})`);
   }
 }

@@ -1,11 +1,10 @@
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { BlockIDFlag } from '../abci/types.js';
 import { fromHex, toHex, utf8 } from '../crypto/encoding.js';
 import { sha256 } from '../crypto/hash.js';
-import { EMPTY_BLOCK_ID, SignedMsgType, type Block, type BlockID, type Commit, type Header } from '../types/block.js';
-import { ZERO_TIME } from '../types/time.js';
-import { UnsupportedEvidenceError } from './errors.js';
+import { BlockIDFlag, EMPTY_BLOCK_ID, SignedMsgType, type Block, type BlockID, type Commit, type Header } from './block.js';
+import { ZERO_TIME } from './time.js';
+import { UnsupportedEvidenceError } from '../codec/errors.js';
 import {
   encodeBlock,
   encodeBlockID,
