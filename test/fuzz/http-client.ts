@@ -10,8 +10,13 @@ export interface Answer {
 
 export type Outcome = ({ ok: true } & Answer) | { ok: false; error: string };
 
+/**
+ * Keep-alive sockets, reused most-recent first and dropped after 4 s idle: uWebSockets closes an
+ * idle connection after 10 s, and a request sent on a socket the server is closing meets a reset
+ * (the keep-alive race every HTTP/1.1 client has), which says nothing about the server.
+ */
 export function makeAgent(): Agent {
-  return new Agent({ keepAlive: true, maxSockets: 16 });
+  return new Agent({ keepAlive: true, maxSockets: 16, scheduling: 'lifo', timeout: 4000 });
 }
 
 export interface HttpReq {
@@ -22,10 +27,19 @@ export interface HttpReq {
   body?: string | Buffer;
 }
 
-export function httpRequest(agent: Agent, req: HttpReq, timeoutMs: number): Promise<Outcome> {
+/**
+ * One request; a reset on a reused keep-alive socket (the server closed it idle as the request
+ * went out: the race Node's docs describe for `request.reusedSocket`) is sent again once.
+ */
+export async function httpRequest(agent: Agent, req: HttpReq, timeoutMs: number): Promise<Outcome> {
+  const first = await httpRequestOnce(agent, req, timeoutMs);
+  return first.ok || !first.reusedSocketReset ? first : httpRequestOnce(agent, req, timeoutMs);
+}
+
+function httpRequestOnce(agent: Agent, req: HttpReq, timeoutMs: number): Promise<Outcome & { reusedSocketReset?: boolean }> {
   return new Promise((resolve) => {
     let done = false;
-    const finish = (o: Outcome) => {
+    const finish = (o: Outcome & { reusedSocketReset?: boolean }) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -41,7 +55,10 @@ export function httpRequest(agent: Agent, req: HttpReq, timeoutMs: number): Prom
       r.destroy();
       finish({ ok: false, error: `no answer in ${timeoutMs} ms` });
     }, timeoutMs);
-    r.on('error', (e) => finish({ ok: false, error: `request: ${(e as NodeJS.ErrnoException).code ?? e.message}` }));
+    r.on('error', (e) => {
+      const code = (e as NodeJS.ErrnoException).code;
+      finish({ ok: false, error: `request: ${code ?? e.message}`, ...(r.reusedSocket && code === 'ECONNRESET' ? { reusedSocketReset: true } : {}) });
+    });
     if (req.body !== undefined) r.end(req.body);
     else r.end();
   });

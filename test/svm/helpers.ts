@@ -21,3 +21,14 @@ export async function signedWire(signer: KeyPairSigner, instructions: Instructio
   );
   return getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg));
 }
+
+/** What @solana/kit's JSON-RPC error carries: the error code and the server's message. */
+export async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+  } catch (e) {
+    const c = (e as { context?: { __code?: number; __serverMessage?: string } }).context;
+    return { code: c?.__code ?? NaN, message: c?.__serverMessage ?? (e as Error).message };
+  }
+  throw new Error('expected a JSON-RPC error');
+}

@@ -8,7 +8,7 @@ import { createKeyPairSignerFromBytes, createSolanaRpc, generateKeyPairSigner, g
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSvmChain, type SvmChain } from '../../src/network/svm-chain.js';
-import { signedWire } from './helpers.js';
+import { rpcError, signedWire } from './helpers.js';
 
 let chain: SvmChain;
 let rpc: Rpc<SolanaRpcApi>;
@@ -21,16 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.stop();
 });
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const c = (e as { context?: { __code?: number; __serverMessage?: string } }).context;
-    return { code: c?.__code ?? NaN, message: c?.__serverMessage ?? (e as Error).message };
-  }
-  throw new Error('expected a JSON-RPC error');
-}
 
 const TX = 'solana_transaction::versioned::VersionedTransaction';
 

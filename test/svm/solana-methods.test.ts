@@ -27,7 +27,7 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSvmChain, type SvmChain } from '../../src/network/svm-chain.js';
-import { signedWire } from './helpers.js';
+import { rpcError, signedWire } from './helpers.js';
 
 let chain: SvmChain;
 let rpc: Rpc<SolanaRpcApi>;
@@ -44,17 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.stop();
 });
-
-/** The JSON-RPC error kit threw: its code and the server's message. */
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const c = (e as { context?: { __code?: number; __serverMessage?: string } }).context;
-    return { code: c?.__code ?? NaN, message: c?.__serverMessage ?? (e as Error).message };
-  }
-  throw new Error('expected a JSON-RPC error');
-}
 
 /** Sends a signed tx (skipping preflight when asked) and returns its signature. */
 async function send(signer: KeyPairSigner, ixs: Instruction[], skipPreflight = false): Promise<Signature> {
