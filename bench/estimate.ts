@@ -69,9 +69,7 @@ class HttpConn {
   post(body: string): Promise<string> {
     return new Promise((resolve) => {
       this.waiting = resolve;
-      this.sock.write(
-        `POST / HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
+      this.sock.write(`POST / HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     });
   }
   private drain(): void {

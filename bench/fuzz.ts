@@ -16,7 +16,9 @@ const report = await runFuzz({
 });
 for (const f of report.families) for (const s of f.samples) console.log(`  ${f.family}: ${s}`);
 console.log(`alive ${report.alive}; liveness problems: ${report.livenessProblems.join('; ') || 'none'}`);
-console.log(`RSS after a full collection: idle ${report.rssIdleMb.toFixed(1)} MB, after ${report.rssAfterMb.toFixed(1)} MB (within 20 %: ${report.rssWithinSlack}); peak during the run ${report.rssPeakMb.toFixed(1)} MB`);
+console.log(
+  `RSS after a full collection: idle ${report.rssIdleMb.toFixed(1)} MB, after ${report.rssAfterMb.toFixed(1)} MB (within 20 %: ${report.rssWithinSlack}); peak during the run ${report.rssPeakMb.toFixed(1)} MB`,
+);
 console.log(`chains at idle ${JSON.stringify(report.stateIdle)}, after ${JSON.stringify(report.stateAfter)}`);
 console.log(JSON.stringify({ ...report, families: report.families.map(({ samples: _s, ...f }) => f) }));
 process.exit(report.ok ? 0 : 1);

@@ -52,7 +52,11 @@ async function accountLookups(): Promise<Record<string, number>> {
       }
       await node.mine(1);
     }
-    const rt = (node.internals.app as unknown as { rt: { common: never; state: { _trie: { root(): Uint8Array; shallowCopy(b: boolean): { root(r: Uint8Array): void } } } } }).rt;
+    const rt = (
+      node.internals.app as unknown as {
+        rt: { common: never; state: { _trie: { root(): Uint8Array; shallowCopy(b: boolean): { root(r: Uint8Array): void } } } };
+      }
+    ).rt;
     const root = rt.state._trie.root();
     const at = (Kind: typeof MerkleStateManager) => {
       const trie = rt.state._trie.shallowCopy(false);
@@ -73,7 +77,11 @@ async function accountLookups(): Promise<Record<string, number>> {
 
 async function txDecodes(): Promise<Record<string, number>> {
   const common = sharedTxCommon(createChainCommon({ chainId: 9000n, hardfork: 'prague' }));
-  const txs = Array.from({ length: 2000 }, (_, i) => (i % 2 ? signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: BigInt(i) }) : signErc20Transfer(DEV_KEY_0, DEV_ADDRESS_1, DEV_ADDRESS_1, 5n, { nonce: BigInt(i) })));
+  const txs = Array.from({ length: 2000 }, (_, i) =>
+    i % 2
+      ? signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: BigInt(i) })
+      : signErc20Transfer(DEV_KEY_0, DEV_ADDRESS_1, DEV_ADDRESS_1, 5n, { nonce: BigInt(i) }),
+  );
   return compare(txs.length, {
     createTxFromRLP: () => {
       for (const b of txs) createTxFromRLP(b, { common, ...TX_DECODE_OPTS, freeze: false });
@@ -127,6 +135,10 @@ for (const [name, run] of [
   ['typedArray', typedArrays],
 ] as const) {
   results[name] = await run();
-  console.log(`${name.padEnd(14)} ${Object.entries(results[name]!).map(([k, v]) => `${k} ${v}`).join('   ')}`);
+  console.log(
+    `${name.padEnd(14)} ${Object.entries(results[name]!)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('   ')}`,
+  );
 }
 console.log(JSON.stringify({ bench: 'micro', rounds: ROUNDS, node: process.version, ...results }));

@@ -67,7 +67,11 @@ export async function rawVmFigure(txs: Uint8Array[], genesisAlloc: AllocJson, op
 }
 
 /** FinalizeBlock + Commit of `txs` on a fresh EvmApp (memory-level) whose genesis is `alloc`. */
-export async function appBlockFigure(txs: Uint8Array[], alloc: AllocJson, opts: { checkTxFirst?: boolean } = {}): Promise<{ ms: number; finalizeMs: number; commitMs: number }> {
+export async function appBlockFigure(
+  txs: Uint8Array[],
+  alloc: AllocJson,
+  opts: { checkTxFirst?: boolean } = {},
+): Promise<{ ms: number; finalizeMs: number; commitMs: number }> {
   const db = new BTreeLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as AppLevel;
   const app = await createEvmApp({ db });
   await app.initChain({

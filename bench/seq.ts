@@ -26,7 +26,11 @@ type Send = (method: string, params: unknown[]) => Promise<unknown>;
 function httpSend(url: string): Send {
   let id = 0;
   return async (method, params) => {
-    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
     const body = (await r.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result;
@@ -56,7 +60,12 @@ async function run(node: ChainletNode, via: 'inProcess' | 'http'): Promise<Recor
   const provider = via === 'inProcess' ? createEip1193Provider(node) : undefined;
   const send: Send = provider ? (method, params) => provider.request({ method, params }) : httpSend(node.urls.jsonRpc!);
   let nonce = BigInt((await send('eth_getTransactionCount', [DEV_ADDRESS_0, 'latest'])) as string);
-  if (WARMUP > 0) await loop(`${via} warm-up (untimed)`, send, Array.from({ length: WARMUP }, () => signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: nonce++ })));
+  if (WARMUP > 0)
+    await loop(
+      `${via} warm-up (untimed)`,
+      send,
+      Array.from({ length: WARMUP }, () => signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: nonce++ })),
+    );
   const eth = Array.from({ length: N }, () => signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: nonce++ }));
   const ethFig = await loop(`${via} ETH transfer`, send, eth);
   const token = createContractAddress(createAddressFromString(DEV_ADDRESS_0), nonce).toString();

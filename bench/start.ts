@@ -60,7 +60,29 @@ function freePort(): Promise<number> {
 async function cliFirstAnswer(): Promise<number> {
   const [eth, ws, rpc, routing, svm, svmWs] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const t0 = performance.now();
-  const child = spawn(process.execPath, [`${root}/dist/cli/main.js`, 'start', '--silent', '--json-rpc.address', `127.0.0.1:${eth}`, '--json-rpc.ws-address', `127.0.0.1:${ws}`, '--rpc.laddr', `tcp://127.0.0.1:${rpc}`, '--routing.address', `127.0.0.1:${routing}`, '--svm-rpc', `127.0.0.1:${svm}`, '--svm-ws', `127.0.0.1:${svmWs}`, '--hub-rpc', 'tcp://127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      `${root}/dist/cli/main.js`,
+      'start',
+      '--silent',
+      '--json-rpc.address',
+      `127.0.0.1:${eth}`,
+      '--json-rpc.ws-address',
+      `127.0.0.1:${ws}`,
+      '--rpc.laddr',
+      `tcp://127.0.0.1:${rpc}`,
+      '--routing.address',
+      `127.0.0.1:${routing}`,
+      '--svm-rpc',
+      `127.0.0.1:${svm}`,
+      '--svm-ws',
+      `127.0.0.1:${svmWs}`,
+      '--hub-rpc',
+      'tcp://127.0.0.1:0',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   // A child that exits (or never answers) fails the bench instead of leaving it polling forever.
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -70,7 +92,11 @@ async function cliFirstAnswer(): Promise<number> {
     for (;;) {
       if (exited !== undefined) throw new Error(`bench:start: the CLI ${exited} before answering:\n${stderr}`);
       if (performance.now() - t0 > CLI_TIMEOUT_MS) throw new Error(`bench:start: no eth_chainId answer within ${CLI_TIMEOUT_MS} ms:\n${stderr}`);
-      const r = await fetch(`http://127.0.0.1:${eth}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' }).catch(() => undefined);
+      const r = await fetch(`http://127.0.0.1:${eth}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      }).catch(() => undefined);
       if (r?.ok) return performance.now() - t0;
       await new Promise((res) => setTimeout(res, 5));
     }

@@ -23,15 +23,28 @@ const B32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 function b32Polymod(values) {
   const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
   let chk = 1;
-  for (const v of values) { const top = chk >>> 25; chk = ((chk & 0x1ffffff) << 5) ^ v; for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i]; }
+  for (const v of values) {
+    const top = chk >>> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ v;
+    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= G[i];
+  }
   return chk >>> 0;
 }
 const b32Hrp = (p) => [...[...p].map((c) => c.charCodeAt(0) >> 5), 0, ...[...p].map((c) => c.charCodeAt(0) & 31)];
 function convertBits(data, from, to, pad) {
-  let acc = 0, bits = 0; const out = [];
-  for (const v of data) { acc = (acc << from) | v; bits += from; while (bits >= to) { bits -= to; out.push((acc >> bits) & ((1 << to) - 1)); } }
+  let acc = 0,
+    bits = 0;
+  const out = [];
+  for (const v of data) {
+    acc = (acc << from) | v;
+    bits += from;
+    while (bits >= to) {
+      bits -= to;
+      out.push((acc >> bits) & ((1 << to) - 1));
+    }
+  }
   if (pad && bits > 0) out.push((acc << (to - bits)) & ((1 << to) - 1));
-  else if (!pad && (bits >= from || ((acc << (to - bits)) & ((1 << to) - 1)))) return null;
+  else if (!pad && (bits >= from || (acc << (to - bits)) & ((1 << to) - 1))) return null;
   return out;
 }
 /** `prefix1…` → { prefix, bytes }, or null when it is not valid bech32. */
@@ -60,7 +73,11 @@ export function isSolanaPubkey(s) {
   return zeros + (n === 0n ? 0 : Math.ceil(n.toString(16).length / 2)) === 32;
 }
 export const hexOf = (bytes) => '0x' + bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
-export const bytesOfHex = (h) => h.slice(2).match(/../g).map((x) => parseInt(x, 16));
+export const bytesOfHex = (h) =>
+  h
+    .slice(2)
+    .match(/../g)
+    .map((x) => parseInt(x, 16));
 /** What an address is: { form: 'hex', bytes } | { form: 'bech32', prefix, bytes } | { form: 'base58' }, or null. */
 export function parseAddress(a) {
   if (/^0x[0-9a-fA-F]{40}$/.test(a)) return { form: 'hex', bytes: bytesOfHex(a) };

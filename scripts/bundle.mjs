@@ -65,8 +65,12 @@ const apiNames = publicExports();
 const litesvmParts = {
   name: 'litesvm-parts',
   setup(b) {
-    b.onResolve({ filter: /^\.\/internal$/ }, (args) => (/[\\/]litesvm[\\/]dist[\\/]index\.js$/.test(args.importer) ? { path: 'litesvm/dist/internal.js', external: true } : undefined));
-    b.onResolve({ filter: /^@solana\/kit$/ }, (args) => (args.kind === 'require-call' ? b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir }) : undefined));
+    b.onResolve({ filter: /^\.\/internal$/ }, (args) =>
+      /[\\/]litesvm[\\/]dist[\\/]index\.js$/.test(args.importer) ? { path: 'litesvm/dist/internal.js', external: true } : undefined,
+    );
+    b.onResolve({ filter: /^@solana\/kit$/ }, (args) =>
+      args.kind === 'require-call' ? b.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir }) : undefined,
+    );
   },
 };
 
@@ -144,7 +148,8 @@ for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith
   for (const m of source.matchAll(/[^\x00-\x7f]/g)) {
     const at = m.index;
     const inSafe = safe.some(([a, b]) => at >= a && at < b);
-    if (!inSafe || source[at - 1] === '\\') throw new Error(`bundle: ${file} has a non-ASCII character outside comments and regular expressions: ${source.slice(Math.max(0, at - 40), at + 10)}`);
+    if (!inSafe || source[at - 1] === '\\')
+      throw new Error(`bundle: ${file} has a non-ASCII character outside comments and regular expressions: ${source.slice(Math.max(0, at - 40), at + 10)}`);
     out += source.slice(last, at) + `\\u${m[0].charCodeAt(0).toString(16).padStart(4, '0')}`;
     last = at + 1;
   }
@@ -167,7 +172,12 @@ for (const stale of ['index.js.map', 'cli/main.js.map']) rmSync(`${root}/dist/${
 // to load: a failure warns, it does not stop the build.
 for (const entry of ['lib', 'cli']) {
   try {
-    const out = execFileSync(process.execPath, [`${root}/scripts/warm-code-cache.mjs`, entry], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const out = execFileSync(process.execPath, [`${root}/scripts/warm-code-cache.mjs`, entry], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
     const { bytes } = JSON.parse(out.trim().split('\n').at(-1));
     console.log(`bundle: ${entry} code cache ${(bytes / 1024).toFixed(0)} KiB`);
   } catch (err) {

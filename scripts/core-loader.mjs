@@ -82,7 +82,10 @@ if (mainRealm) {
  * with the same flags reads it. Written once per flag set, unless V8 refuses it too.
  */
 function localCacheFile(buildId) {
-  const flags = createHash('sha256').update(`${process.version}\n${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`).digest('hex').slice(0, 16);
+  const flags = createHash('sha256')
+    .update(`${process.version}\n${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
   return join(process.env.CHAINLET_CODE_CACHE_DIR || join(tmpdir(), 'chainlet-code-cache'), `chainlet-${buildId}${cacheSuffix}-${flags}.v8cache`);
 }
 

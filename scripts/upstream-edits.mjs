@@ -46,6 +46,7 @@ export function applyUpstreamEdit(edit, source, path) {
     if (!out.includes(from)) throw new Error(`bundle: ${path} changed upstream; review the ${edit.name} edit (${JSON.stringify(from.slice(0, 40))}…)`);
     out = out.replace(from, to);
   }
-  if (edit.mustNotContain && out.includes(edit.mustNotContain)) throw new Error(`bundle: ${path} still contains ${edit.mustNotContain} after the ${edit.name} edit`);
+  if (edit.mustNotContain && out.includes(edit.mustNotContain))
+    throw new Error(`bundle: ${path} still contains ${edit.mustNotContain} after the ${edit.name} edit`);
   return out;
 }

@@ -127,10 +127,14 @@ export async function connectSocketApp(address: string, opts: { maxMessageBytes?
       return responseFromWire.initChain((await consensus.call('initChain', { initChain: requestToWire.initChain(req) })).initChain!);
     },
     async prepareProposal(req: A.RequestPrepareProposal) {
-      return responseFromWire.prepareProposal((await consensus.call('prepareProposal', { prepareProposal: requestToWire.prepareProposal(req) })).prepareProposal!);
+      return responseFromWire.prepareProposal(
+        (await consensus.call('prepareProposal', { prepareProposal: requestToWire.prepareProposal(req) })).prepareProposal!,
+      );
     },
     async processProposal(req: A.RequestProcessProposal) {
-      return responseFromWire.processProposal((await consensus.call('processProposal', { processProposal: requestToWire.processProposal(req) })).processProposal!);
+      return responseFromWire.processProposal(
+        (await consensus.call('processProposal', { processProposal: requestToWire.processProposal(req) })).processProposal!,
+      );
     },
     async finalizeBlock(req: A.RequestFinalizeBlock) {
       return responseFromWire.finalizeBlock((await consensus.call('finalizeBlock', { finalizeBlock: requestToWire.finalizeBlock(req) })).finalizeBlock!);

@@ -61,7 +61,8 @@ export function paramsToWire(p: ConsensusParams): WireParams {
 // ── shared pieces ──
 
 const eventsToWire = (events: A.AbciEvent[]): W.Event[] => events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ ...a })) }));
-export const eventsFromWire = (events: W.Event[]): A.AbciEvent[] => events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })) }));
+export const eventsFromWire = (events: W.Event[]): A.AbciEvent[] =>
+  events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })) }));
 
 function validatorUpdateFromWire(v: W.ValidatorUpdate): A.ValidatorUpdate {
   return { pubKey: v.pubKey.ed25519 ?? new Uint8Array(0), power: num(v.power) };
@@ -71,10 +72,19 @@ function validatorUpdateToWire(v: A.ValidatorUpdate): W.ValidatorUpdate {
 }
 
 function commitInfoFromWire(c: { round: number; votes: { validator: W.Validator; blockIdFlag: number }[] } | undefined): A.CommitInfo {
-  return { round: c?.round ?? 0, votes: (c?.votes ?? []).map((v) => ({ validatorAddress: v.validator.address, power: num(v.validator.power), blockIdFlag: v.blockIdFlag as A.BlockIDFlag })) };
+  return {
+    round: c?.round ?? 0,
+    votes: (c?.votes ?? []).map((v) => ({ validatorAddress: v.validator.address, power: num(v.validator.power), blockIdFlag: v.blockIdFlag as A.BlockIDFlag })),
+  };
 }
 export function commitInfoToWire(c: A.CommitInfo): W.CommitInfo {
-  return { round: c.round, votes: c.votes.map((v) => ({ validator: { address: v.validatorAddress, power: BigInt(v.power) }, blockIdFlag: v.blockIdFlag as number as W.VoteInfo['blockIdFlag'] })) };
+  return {
+    round: c.round,
+    votes: c.votes.map((v) => ({
+      validator: { address: v.validatorAddress, power: BigInt(v.power) },
+      blockIdFlag: v.blockIdFlag as number as W.VoteInfo['blockIdFlag'],
+    })),
+  };
 }
 
 function misbehaviorFromWire(m: W.Misbehavior[]): A.Misbehavior[] {
@@ -101,7 +111,12 @@ export const execTxResultToWire = (r: A.ExecTxResult): W.ExecTxResult => ({
 // ── requests: wire → ours ──
 
 export const fromWire = {
-  info: (r: W.RequestInfo): A.RequestInfo => ({ version: r.version, blockVersion: num(r.blockVersion), p2pVersion: num(r.p2pVersion), abciVersion: r.abciVersion }),
+  info: (r: W.RequestInfo): A.RequestInfo => ({
+    version: r.version,
+    blockVersion: num(r.blockVersion),
+    p2pVersion: num(r.p2pVersion),
+    abciVersion: r.abciVersion,
+  }),
   initChain: (r: W.RequestInitChain): A.RequestInitChain => ({
     time: timeFromWire(r.time),
     chainId: r.chainId,
@@ -197,7 +212,12 @@ function misbehaviorToWire(m: A.Misbehavior[]): W.Misbehavior[] {
 }
 
 export const requestToWire = {
-  info: (r: A.RequestInfo): W.RequestInfo => ({ version: r.version, blockVersion: BigInt(r.blockVersion), p2pVersion: BigInt(r.p2pVersion), abciVersion: r.abciVersion }),
+  info: (r: A.RequestInfo): W.RequestInfo => ({
+    version: r.version,
+    blockVersion: BigInt(r.blockVersion),
+    p2pVersion: BigInt(r.p2pVersion),
+    abciVersion: r.abciVersion,
+  }),
   initChain: (r: A.RequestInitChain): W.RequestInitChain => ({
     time: timeToWire(r.time),
     chainId: r.chainId,
@@ -211,7 +231,15 @@ export const requestToWire = {
   prepareProposal: (r: A.RequestPrepareProposal): W.RequestPrepareProposal => ({
     maxTxBytes: BigInt(r.maxTxBytes),
     txs: r.txs,
-    localLastCommit: { round: r.localLastCommit.round, votes: r.localLastCommit.votes.map((v) => ({ validator: { address: v.validatorAddress, power: BigInt(v.power) }, voteExtension: new Uint8Array(0), extensionSignature: new Uint8Array(0), blockIdFlag: v.blockIdFlag as number as W.VoteInfo['blockIdFlag'] })) },
+    localLastCommit: {
+      round: r.localLastCommit.round,
+      votes: r.localLastCommit.votes.map((v) => ({
+        validator: { address: v.validatorAddress, power: BigInt(v.power) },
+        voteExtension: new Uint8Array(0),
+        extensionSignature: new Uint8Array(0),
+        blockIdFlag: v.blockIdFlag as number as W.VoteInfo['blockIdFlag'],
+      })),
+    },
     misbehavior: misbehaviorToWire(r.misbehavior),
     height: BigInt(r.height),
     time: timeToWire(r.time),
@@ -252,7 +280,13 @@ const execTxResultFromWire = (r: W.ExecTxResult): A.ExecTxResult => ({
 });
 
 export const responseFromWire = {
-  info: (r: W.ResponseInfo): A.ResponseInfo => ({ data: r.data, version: r.version, appVersion: num(r.appVersion), lastBlockHeight: num(r.lastBlockHeight), lastBlockAppHash: r.lastBlockAppHash }),
+  info: (r: W.ResponseInfo): A.ResponseInfo => ({
+    data: r.data,
+    version: r.version,
+    appVersion: num(r.appVersion),
+    lastBlockHeight: num(r.lastBlockHeight),
+    lastBlockAppHash: r.lastBlockAppHash,
+  }),
   initChain: (r: W.ResponseInitChain): A.ResponseInitChain => ({
     ...(r.consensusParams ? { consensusParams: paramsFromWire(r.consensusParams) } : {}),
     validators: r.validators.map(validatorUpdateFromWire),

@@ -91,7 +91,13 @@ export class AppStore {
   }
 
   /** Writes `trieOps`, the block (if any) and `meta` atomically. */
-  async commit(trieOps: { key: Uint8Array; value: Uint8Array }[], meta: AppMeta, record?: BlockRecord, auth: { key: string; value: string }[] = [], ibc: [string, Uint8Array | undefined][] = []): Promise<void> {
+  async commit(
+    trieOps: { key: Uint8Array; value: Uint8Array }[],
+    meta: AppMeta,
+    record?: BlockRecord,
+    auth: { key: string; value: string }[] = [],
+    ibc: [string, Uint8Array | undefined][] = [],
+  ): Promise<void> {
     type Op = { type: 'put' | 'del'; sublevel: BytesSublevel | TextSublevel | TextBytesSublevel; key: Uint8Array | string; value?: Uint8Array | string };
     const ops: Op[] = new Array(trieOps.length);
     for (let i = 0; i < trieOps.length; i++) ops[i] = { type: 'put', sublevel: this.trie, key: trieOps[i]!.key, value: trieOps[i]!.value };

@@ -32,7 +32,13 @@ async function bulkRoot(trie: MerklePatriciaTrie, writes: Map<string, Uint8Array
   const list: TrieWrite[] = [...writes].map(([k, value]) => ({ nibbles: bytesToNibbles(Buffer.from(k, 'hex')), value }));
   list.sort((a, b) => compareNibbles(a.nibbles, b.nibbles));
   const db = trie.database();
-  return bulkUpdate(trie.root(), trie.EMPTY_TRIE_ROOT, list, { get: (h) => db.get(h), putMany: (nodes) => db.batch(nodes.map((n) => ({ type: 'put' as const, ...n }))) }, keccak_256);
+  return bulkUpdate(
+    trie.root(),
+    trie.EMPTY_TRIE_ROOT,
+    list,
+    { get: (h) => db.get(h), putMany: (nodes) => db.batch(nodes.map((n) => ({ type: 'put' as const, ...n }))) },
+    keccak_256,
+  );
 }
 
 /** The same writes one by one on a copy sharing the db; its root. */
@@ -62,7 +68,12 @@ describe('bulkUpdate', () => {
       const count = (bytes(1)[0]! % 120) + 1;
       for (let i = 0; i < count; i++) {
         const pick = bytes(1)[0]!;
-        const key = keys.length > 0 && pick < 150 ? keys[pick % keys.length]! : pick < 200 && keys.length > 0 ? Uint8Array.from([...keys[pick % keys.length]!.subarray(0, 31), bytes(1)[0]!]) : bytes(32);
+        const key =
+          keys.length > 0 && pick < 150
+            ? keys[pick % keys.length]!
+            : pick < 200 && keys.length > 0
+              ? Uint8Array.from([...keys[pick % keys.length]!.subarray(0, 31), bytes(1)[0]!])
+              : bytes(32);
         const kind = bytes(1)[0]!;
         writes.set(hex(key), kind < 90 ? undefined : kind < 100 ? new Uint8Array(0) : bytes((kind % 80) + 1));
       }
@@ -104,7 +115,8 @@ describe('readTrie', () => {
       const count = round % 6 === 0 ? 0 : (bytes(1)[0]! % 150) + 1;
       for (let i = 0; i < count; i++) {
         // Long shared prefixes (extensions), short values (leaves embedded in their parent).
-        const key = i > 0 && bytes(1)[0]! < 80 ? Uint8Array.from([...keys[i - 1]!.subarray(0, 1 + (bytes(1)[0]! % 30)), ...bytes(31)]).subarray(0, 32) : bytes(32);
+        const key =
+          i > 0 && bytes(1)[0]! < 80 ? Uint8Array.from([...keys[i - 1]!.subarray(0, 1 + (bytes(1)[0]! % 30)), ...bytes(31)]).subarray(0, 32) : bytes(32);
         keys.push(key);
         await trie.put(key, bytes((bytes(1)[0]! % 60) + 1));
       }

@@ -178,7 +178,7 @@ class BulkTrie {
 
   private async updateBranch(children: Ref[], depth: number, writes: readonly TrieWrite[], lo: number, hi: number): Promise<Ref> {
     if (depth >= this.keyLength) throw new UnsupportedTrieShape('a key ends at a branch');
-    for (let i = lo; i < hi; ) {
+    for (let i = lo; i < hi;) {
       const nibble = writes[i]!.nibbles[depth]!;
       let j = i + 1;
       while (j < hi && writes[j]!.nibbles[depth] === nibble) j++;
@@ -219,7 +219,7 @@ class BulkTrie {
     while (common < this.keyLength && first[common] === last[common]) common++;
     if (common === this.keyLength) throw new UnsupportedTrieShape('duplicate keys');
     const children: Ref[] = new Array(16).fill(null);
-    for (let i = 0; i < puts.length; ) {
+    for (let i = 0; i < puts.length;) {
       const nibble = puts[i]!.nibbles[common]!;
       let j = i + 1;
       while (j < puts.length && puts[j]!.nibbles[common] === nibble) j++;

@@ -18,13 +18,7 @@ import { keccak256 } from '../crypto/keccak.js';
 import type { SupportedHardfork } from './genesis-state.js';
 
 /** ethereumjs `ecrecover` contract: 64-byte uncompressed public key (no 0x04 prefix); throws on a bad signature. */
-export function nativeEcrecover(
-  msgHash: Uint8Array,
-  v: bigint,
-  r: Uint8Array,
-  s: Uint8Array,
-  chainId?: bigint,
-): Uint8Array {
+export function nativeEcrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
   const recovery = v === 0n || v === 1n ? v : chainId === undefined ? v - 27n : v - (chainId * 2n + 35n);
   if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value');
   if (r.length > 32 || s.length > 32) throw new Error('Invalid signature length');

@@ -56,7 +56,13 @@ describe('CommittedState', () => {
     await s.getAccount(B);
     // The new root: A spent, B deleted, C created.
     const C = new Address(new Uint8Array(20).fill(0xc));
-    c.roots.set('r1', new Map([[addressKey(A), acc(2n, 90n)], [addressKey(C), acc(0n, 7n)]]));
+    c.roots.set(
+      'r1',
+      new Map([
+        [addressKey(A), acc(2n, 90n)],
+        [addressKey(C), acc(0n, 7n)],
+      ]),
+    );
     s.advance(
       c.root('r1'),
       new Map<string, Uint8Array | undefined>([
@@ -77,7 +83,13 @@ describe('CommittedState', () => {
     await s.getAccount(A);
     expect(c.opened).toHaveLength(1);
     c.roots.set('r1', new Map([[addressKey(A), acc(2n, 90n)]]));
-    c.roots.set('r2', new Map([[addressKey(A), acc(3n, 80n)], [addressKey(B), acc(0n, 5n)]]));
+    c.roots.set(
+      'r2',
+      new Map([
+        [addressKey(A), acc(3n, 80n)],
+        [addressKey(B), acc(0n, 5n)],
+      ]),
+    );
     s.advance(c.root('r1'), new Map([[addressKey(A), acc(2n, 90n).serialize()]]));
     s.advance(c.root('r2'), new Map([[addressKey(A), acc(3n, 80n).serialize()]]));
     expect((await s.getAccount(A))?.nonce).toBe(3n); // in memory: no trie at r1 or r2 opened
@@ -168,12 +180,18 @@ describe('CheckTx reads the committed state from memory', () => {
     await chain.block([signEthTransfer(DEV_KEY_0, TO, 1n, { nonce: 1n })]);
     expect((await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 2n }))).senderStateNonce).toBe(2n);
     await chain.db.clear();
-    await chain.db.batch(saved.map(([key, value]) => ({ type: 'put' as const, key, value })), { keyEncoding: 'view', valueEncoding: 'view' });
+    await chain.db.batch(
+      saved.map(([key, value]) => ({ type: 'put' as const, key, value })),
+      { keyEncoding: 'view', valueEncoding: 'view' },
+    );
     await reloadApp(access);
     expect((await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 1n }))).senderStateNonce).toBe(1n);
 
     await editLatestState(access, dev0, { nonce: 7n });
-    expect(await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 1n }))).toMatchObject({ code: 3, log: 'invalid nonce; got 1, expected 7: invalid sequence' });
+    expect(await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 1n }))).toMatchObject({
+      code: 3,
+      log: 'invalid nonce; got 1, expected 7: invalid sequence',
+    });
     await editLatestState(access, dev0, { balance: 1000n });
     expect(await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 7n }))).toMatchObject({ code: 5 });
   });

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Address } from '@ethereumjs/util';
 import { decodeUint256, erc20BalanceOfData, TRANSFER_TOPIC } from './fixtures/erc20.js';
-import {
-  DEV_ADDRESS_0,
-  DEV_ADDRESS_1,
-  DEV_KEY_0,
-  DEV_KEY_1,
-  signErc20Deploy,
-  signErc20Transfer,
-  signEthTransfer,
-  signTx,
-} from './fixtures/signed-txs.js';
+import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, DEV_KEY_1, signErc20Deploy, signErc20Transfer, signEthTransfer, signTx } from './fixtures/signed-txs.js';
 import { attrOf, blockHash, PROPOSER, startTestChain } from './fixtures/test-chain.js';
 import { logsBloom } from './evm-block.js';
 import { Bloom, createVM } from '@ethereumjs/vm';
@@ -49,7 +40,11 @@ describe('FinalizeBlock', () => {
     expect(attrOf(ev, 'ethereum_tx', 'txGasUsed')).toBe('21000');
     expect(attrOf(ev, 'ethereum_tx', 'recipient')).toBe(RECIPIENT);
     expect(attrOf(ev, 'ethereum_tx', 'ethereumTxHash')).toBe(hex(block.txHashes[1]!));
-    expect(attrOf(ev, 'ethereum_tx', 'txHash')).toBe(Buffer.from(await sha256(tx1)).toString('hex').toUpperCase());
+    expect(attrOf(ev, 'ethereum_tx', 'txHash')).toBe(
+      Buffer.from(await sha256(tx1))
+        .toString('hex')
+        .toUpperCase(),
+    );
     expect(attrOf(ev, 'ethereum_tx', 'ethereumTxFailed')).toBeUndefined();
     expect(attrOf(ev, 'message', 'action')).toBe('/cosmos.evm.vm.v1.MsgEthereumTx');
     expect(attrOf(ev, 'message', 'sender')).toBe(DEV_ADDRESS_0);
@@ -57,7 +52,9 @@ describe('FinalizeBlock', () => {
     expect(attrOf(ev, 'message', 'tx_type')).toBe('0');
     // Searchable attributes are indexed; bulky ones (amounts, log JSON) are not.
     const indexed = ev.flatMap((e) => e.attributes.filter((a) => a.index).map((a) => `${e.type}.${a.key}`));
-    expect(indexed).toEqual(expect.arrayContaining(['ethereum_tx.ethereumTxHash', 'ethereum_tx.txHash', 'ethereum_tx.recipient', 'message.action', 'message.sender']));
+    expect(indexed).toEqual(
+      expect.arrayContaining(['ethereum_tx.ethereumTxHash', 'ethereum_tx.txHash', 'ethereum_tx.recipient', 'message.action', 'message.sender']),
+    );
     expect(indexed).not.toContain('ethereum_tx.amount');
     expect(res.events.map((e) => e.type)).toEqual(['block_bloom', 'fee_market']);
     expect(attrOf(res.events, 'fee_market', 'base_fee')).toBe('1000000000');
@@ -108,7 +105,7 @@ describe('FinalizeBlock', () => {
     expect(log).toMatchObject({
       address: token,
       topics: [hex(TRANSFER_TOPIC), `0x${DEV_ADDRESS_0.slice(2).padStart(64, '0')}`, `0x${DEV_ADDRESS_1.slice(2).padStart(64, '0')}`],
-      data: `0x${(250n).toString(16).padStart(64, '0')}`,
+      data: `0x${250n.toString(16).padStart(64, '0')}`,
       blockNumber: '0x2',
       transactionIndex: '0x0',
       logIndex: '0x0',

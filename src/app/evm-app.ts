@@ -171,7 +171,14 @@ export class EvmApp implements Application {
         blockReplay: (height) => this.blockReplay(height),
         ibcCall: () => {
           const c = this.config();
-          return { store: this.ibc.copy(), chainId: c.cometChainId, bech32Prefix: c.bech32Prefix, denom: c.denom, height: (this.meta?.lastHeight ?? 0) + 1, timeNs: BigInt(Date.now()) * 1_000_000n };
+          return {
+            store: this.ibc.copy(),
+            chainId: c.cometChainId,
+            bech32Prefix: c.bech32Prefix,
+            denom: c.denom,
+            height: (this.meta?.lastHeight ?? 0) + 1,
+            timeNs: BigInt(Date.now()) * 1_000_000n,
+          };
         },
       },
       store,
@@ -189,7 +196,10 @@ export class EvmApp implements Application {
       version: packageVersion(),
       appVersion: APP_VERSION,
       lastBlockHeight: m?.lastHeight ?? 0,
-      lastBlockAppHash: m !== undefined && m.lastHeight > 0 ? appHashWithIbc(fromHex(m.lastAppHash), m.lastIbcRoot ? fromHex(m.lastIbcRoot) : new Uint8Array(0)) : new Uint8Array(0),
+      lastBlockAppHash:
+        m !== undefined && m.lastHeight > 0
+          ? appHashWithIbc(fromHex(m.lastAppHash), m.lastIbcRoot ? fromHex(m.lastIbcRoot) : new Uint8Array(0))
+          : new Uint8Array(0),
     };
   }
 
@@ -200,7 +210,13 @@ export class EvmApp implements Application {
       stateAt: (h) => this.view.stateAt(h),
       denom: c.denom,
       bech32Prefix: c.bech32Prefix,
-      cosmos: { auth: this.auth, displayDenom: c.displayDenom, decimals: c.decimals, env: (height) => this.cosmosEnv(c, height, this.nextBaseFee(), this.ibc.copy()), ibc: () => this.ibc },
+      cosmos: {
+        auth: this.auth,
+        displayDenom: c.displayDenom,
+        decimals: c.decimals,
+        env: (height) => this.cosmosEnv(c, height, this.nextBaseFee(), this.ibc.copy()),
+        ibc: () => this.ibc,
+      },
     };
     return routeQuery(ctx, this.routes, req);
   }
@@ -300,7 +316,15 @@ export class EvmApp implements Application {
     });
     const ibc = this.ibc.copy();
     const timeNs = timestampToNs(req.time);
-    const exec = await executeBlock(this.rt.vm, this.rt.common, env, items, this.cosmosEnv(config, req.height, baseFee, ibc, timeNs), this.rt.ics20, this.opts.referenceExecution !== true);
+    const exec = await executeBlock(
+      this.rt.vm,
+      this.rt.common,
+      env,
+      items,
+      this.cosmosEnv(config, req.height, baseFee, ibc, timeNs),
+      this.rt.ics20,
+      this.opts.referenceExecution !== true,
+    );
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();
 
@@ -323,7 +347,14 @@ export class EvmApp implements Application {
       cometHashes,
       accountWrites,
       ibc,
-      meta: { ...meta, lastHeight: req.height, lastAppHash: hex(stateRoot), lastBlockHash: hex(req.hash), nextBaseFee: next.toString(), ...(ibc.size > 0 ? { lastIbcRoot: hex(ibc.root()) } : {}) },
+      meta: {
+        ...meta,
+        lastHeight: req.height,
+        lastAppHash: hex(stateRoot),
+        lastBlockHash: hex(req.hash),
+        nextBaseFee: next.toString(),
+        ...(ibc.size > 0 ? { lastIbcRoot: hex(ibc.root()) } : {}),
+      },
     };
     const logger = this.opts.logger;
     if (logger?.isLevelEnabled('debug')) {
@@ -377,15 +408,36 @@ export class EvmApp implements Application {
     const committed = this.rt.committed;
     // Cosmos tx execution (and its codecs) loads with the first Cosmos tx.
     const { runCosmosTx } = await import('./cosmos/cosmos-exec.js');
-    const out = await runCosmosTx(d, this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee(), this.ibc), { getAccount: (a) => committed.getAccount(a), putAccount: async () => undefined }, 'check');
+    const out = await runCosmosTx(
+      d,
+      this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee(), this.ibc),
+      { getAccount: (a) => committed.getAccount(a), putAccount: async () => undefined },
+      'check',
+    );
     if (out.result.code !== 0) return { ...out.result, events: [] };
     const account = await committed.getAccount(d.sender);
-    return { ...out.result, sender: d.senderHex, nonce: d.signer.sequence, priority: out.feePerGas, maxFeePerGas: out.feePerGas, senderStateNonce: account?.nonce ?? 0n };
+    return {
+      ...out.result,
+      sender: d.senderHex,
+      nonce: d.signer.sequence,
+      priority: out.feePerGas,
+      maxFeePerGas: out.feePerGas,
+      senderStateNonce: account?.nonce ?? 0n,
+    };
   }
 
   /** What a Cosmos tx needs of the chain (simulate uses it too). */
   cosmosEnv(config: AppChainConfig, height: number, baseFee: bigint, ibc?: IbcStore, timeNs = 0n): CosmosChainEnv {
-    return { chainId: config.cometChainId, denom: config.denom, bech32Prefix: config.bech32Prefix, auth: this.auth, minGasPrice: this.minGasPrice(), baseFee, height, ...(ibc ? { ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) } } : {}) };
+    return {
+      chainId: config.cometChainId,
+      denom: config.denom,
+      bech32Prefix: config.bech32Prefix,
+      auth: this.auth,
+      minGasPrice: this.minGasPrice(),
+      baseFee,
+      height,
+      ...(ibc ? { ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) } } : {}),
+    };
   }
 
   /**

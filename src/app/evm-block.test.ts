@@ -6,16 +6,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { createEOACode7702Tx, createTxFromRLP } from '@ethereumjs/tx';
 import { Address, createContractAddress, eoaCode7702SignAuthorization } from '@ethereumjs/util';
 import { Bloom, encodeReceipt } from '@ethereumjs/vm';
-import {
-  DEV_ADDRESS_0,
-  DEV_ADDRESS_1,
-  DEV_KEY_0,
-  DEV_KEY_1,
-  keyBytes,
-  signErc20Deploy,
-  signErc20Transfer,
-  signEthTransfer,
-} from './fixtures/signed-txs.js';
+import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, DEV_KEY_1, keyBytes, signErc20Deploy, signErc20Transfer, signEthTransfer } from './fixtures/signed-txs.js';
 import { startTestChain } from './fixtures/test-chain.js';
 import { logsBloom } from './evm-block.js';
 import { randomBytes } from 'node:crypto';
@@ -85,7 +76,10 @@ describe('EvmBlock roots and receipts', () => {
 describe('logsBloom', () => {
   it('sets the bits ethereumjs Bloom sets, for any addresses and topics', () => {
     for (let n = 0; n < 50; n++) {
-      const logs = Array.from({ length: n % 5 }, () => [randomBytes(20), Array.from({ length: n % 4 }, () => randomBytes(32)), new Uint8Array(0)] as [Uint8Array, Uint8Array[], Uint8Array]);
+      const logs = Array.from(
+        { length: n % 5 },
+        () => [randomBytes(20), Array.from({ length: n % 4 }, () => randomBytes(32)), new Uint8Array(0)] as [Uint8Array, Uint8Array[], Uint8Array],
+      );
       const reference = new Bloom();
       for (const [address, topics] of logs) {
         reference.add(address);

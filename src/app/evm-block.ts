@@ -82,9 +82,13 @@ export function buildReceipts(record: BlockRecord): EvmReceipt[] {
   let logIndex = 0;
   return record.txs.map((t, txIndex): EvmReceipt => {
     cumulative += t.gasUsed;
-    const logs = t.logs.map(
-      ([address, topics, data]): EvmLog => ({ address: addressOf(address), topics, data, logIndex: logIndex++, transactionIndex: txIndex }),
-    );
+    const logs = t.logs.map(([address, topics, data]): EvmLog => ({
+      address: addressOf(address),
+      topics,
+      data,
+      logIndex: logIndex++,
+      transactionIndex: txIndex,
+    }));
     return {
       txHash: t.ethHash,
       txIndex,

@@ -54,7 +54,13 @@ export interface EvmRuntime {
  * `reference`: the block VM keeps ethereumjs's own interpreter loop (interpreter/fast-evm.ts) and
  * storage is flushed one slot at a time (live-state.ts).
  */
-export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts, root: Uint8Array | undefined, committedAccounts?: number, reference = false): Promise<EvmRuntime> {
+export async function createRuntime(
+  trieDb: LevelTrieDB,
+  chain: ChainCommonOpts,
+  root: Uint8Array | undefined,
+  committedAccounts?: number,
+  reference = false,
+): Promise<EvmRuntime> {
   const common = createChainCommon(chain);
   const caches = new Caches();
   const accountWrites = logAccountWrites(caches);
@@ -72,7 +78,12 @@ export async function createRuntime(trieDb: LevelTrieDB, chain: ChainCommonOpts,
  * world is `ics20.ctx`, set per tx by the block executor). The block VM and the trace VMs are built
  * here, so a replayed tx meets the same precompiles as the block did.
  */
-export function createChainVm(common: Common, state: StateManagerInterface, blockchain: EVMMockBlockchainInterface, ics20: { ctx: Ics20Context | undefined }): Promise<VM> {
+export function createChainVm(
+  common: Common,
+  state: StateManagerInterface,
+  blockchain: EVMMockBlockchainInterface,
+  ics20: { ctx: Ics20Context | undefined },
+): Promise<VM> {
   // params: {}: the chain Common already holds every package's parameters (chain-common.ts).
   return createVM({ common, stateManager: state, blockchain, params: {}, evmOpts: { params: {}, customPrecompiles: chainPrecompiles(() => ics20.ctx) } });
 }

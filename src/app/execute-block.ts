@@ -104,7 +104,16 @@ export async function executeBlock(
   // Only a tx sent straight to the ICS-20 precompile can write IBC state: a contract's call is
   // refused before any write, so one context (no caller) serves every other tx of the block.
   const ibc = ics20 && cosmos.ibc;
-  const indirect: Ics20Context | undefined = ibc && { store: ibc.store, chainId: cosmos.chainId, bech32Prefix: cosmos.bech32Prefix, denom: cosmos.denom, height: env.height, timeNs: ibc.timeNs, caller: undefined, events: [] };
+  const indirect: Ics20Context | undefined = ibc && {
+    store: ibc.store,
+    chainId: cosmos.chainId,
+    bech32Prefix: cosmos.bech32Prefix,
+    denom: cosmos.denom,
+    height: env.height,
+    timeNs: ibc.timeNs,
+    caller: undefined,
+    events: [],
+  };
 
   await vm.evm.journal.checkpoint();
   try {
@@ -248,7 +257,10 @@ export async function executeBlock(
 }
 
 /** What the block keeps of a tx's run: a RunTxResult, or the outcome of a plain transfer. */
-type TxOutcome = Pick<RunTxResult, 'totalGasSpent' | 'gasRefund'> & { execResult: Pick<RunTxResult['execResult'], 'exceptionError' | 'logs' | 'returnValue'>; bloom?: RunTxResult['bloom'] };
+type TxOutcome = Pick<RunTxResult, 'totalGasSpent' | 'gasRefund'> & {
+  execResult: Pick<RunTxResult['execResult'], 'exceptionError' | 'logs' | 'returnValue'>;
+  bloom?: RunTxResult['bloom'];
+};
 
 function plainOutcome(gas: bigint): TxOutcome {
   return { totalGasSpent: gas, gasRefund: 0n, execResult: { exceptionError: undefined, logs: undefined, returnValue: EMPTY } };

@@ -12,7 +12,17 @@ import { Address, createContractAddress } from '@ethereumjs/util';
 import type { ResponseFinalizeBlock } from '../abci/types.js';
 import { erc20TransferData } from './fixtures/erc20.js';
 import { fastLoopStats } from './interpreter/fast-loop.js';
-import { addressOfKey, keyBytes, signErc20Transfer, signEthTransfer, signErc20Deploy, signTx, throwawayKeys, type AllocJson, type TxOpts } from './fixtures/signed-txs.js';
+import {
+  addressOfKey,
+  keyBytes,
+  signErc20Transfer,
+  signEthTransfer,
+  signErc20Deploy,
+  signTx,
+  throwawayKeys,
+  type AllocJson,
+  type TxOpts,
+} from './fixtures/signed-txs.js';
 import { attrOf, startTestChain, type TestChain } from './fixtures/test-chain.js';
 
 const [A, B, C, EMPTY_KEY] = throwawayKeys(4, 'plain-transfer-test');
@@ -46,7 +56,16 @@ const common = createCustomCommon({ chainId: 9000 }, Mainnet, { hardfork: 'pragu
 
 function withAccessList(key: Uint8Array, to: string, nonce: bigint): Uint8Array {
   return createTx(
-    { type: 1, chainId: 9000n, nonce, gasLimit: 30_000n, gasPrice: 10_000_000_000n, to: new Address(Buffer.from(to.slice(2), 'hex')), value: 1n, accessList: [{ address: CONTRACT, storageKeys: [] }] },
+    {
+      type: 1,
+      chainId: 9000n,
+      nonce,
+      gasLimit: 30_000n,
+      gasPrice: 10_000_000_000n,
+      to: new Address(Buffer.from(to.slice(2), 'hex')),
+      value: 1n,
+      accessList: [{ address: CONTRACT, storageKeys: [] }],
+    },
     { common },
   )
     .sign(keyBytes(key))
@@ -81,7 +100,10 @@ async function receiptsOf(chain: TestChain): Promise<unknown> {
 
 const addrBytes = (a: string) => new Uint8Array(Buffer.from(a.slice(2), 'hex'));
 /** A tx's EVM outcome and its number of logs. */
-const outcome = (t: ResponseFinalizeBlock['txResults'][number]) => [attrOf(t.events, 'ethereum_tx', 'ethereumTxFailed') ?? 'ok', t.events.filter((e) => e.type === 'tx_log').length];
+const outcome = (t: ResponseFinalizeBlock['txResults'][number]) => [
+  attrOf(t.events, 'ethereum_tx', 'ethereumTxFailed') ?? 'ok',
+  t.events.filter((e) => e.type === 'tx_log').length,
+];
 
 describe('plain transfers beside runTx', () => {
   it('match runTx for transfers of every tx type, to existing and fresh accounts, with refunds and tips', async () => {

@@ -35,7 +35,8 @@ describe('FastReadStateManager', () => {
         const [a, b] = [await fast.getAccount(address(i)), await plain.getAccount(address(i))];
         expect(a === undefined ? undefined : hex(a.serialize()), `account ${i}`).toBe(b === undefined ? undefined : hex(b.serialize()));
         if (i % 10 === 0) {
-          for (let s = 0; s < 24; s++) expect(hex(await fast.getStorage(address(i), slot(s))), `slot ${s} of ${i}`).toBe(hex(await plain.getStorage(address(i), slot(s))));
+          for (let s = 0; s < 24; s++)
+            expect(hex(await fast.getStorage(address(i), slot(s))), `slot ${s} of ${i}`).toBe(hex(await plain.getStorage(address(i), slot(s))));
         }
       }
     }
@@ -45,7 +46,11 @@ describe('FastReadStateManager', () => {
 
 describe('accountFromRlp', () => {
   it('gives the account createAccountFromRLP gives, with hashes of its own', () => {
-    for (const fields of [{}, { nonce: 1n, balance: 0n }, { nonce: 2n ** 64n - 1n, balance: 10n ** 30n, storageRoot: new Uint8Array(32).fill(7), codeHash: new Uint8Array(32).fill(9) }]) {
+    for (const fields of [
+      {},
+      { nonce: 1n, balance: 0n },
+      { nonce: 2n ** 64n - 1n, balance: 10n ** 30n, storageRoot: new Uint8Array(32).fill(7), codeHash: new Uint8Array(32).fill(9) },
+    ]) {
       const rlp = createAccount(fields).serialize();
       const a = accountFromRlp(rlp);
       expect(hex(a.serialize())).toBe(hex(createAccountFromRLP(rlp).serialize()));

@@ -12,16 +12,7 @@
 import { GenesisStateError } from './errors.js';
 
 /** Hardforks the app runs (EIP-1559 is required for the fee market). */
-export const SUPPORTED_HARDFORKS = [
-  'london',
-  'arrowGlacier',
-  'grayGlacier',
-  'paris',
-  'shanghai',
-  'cancun',
-  'prague',
-  'osaka',
-] as const;
+export const SUPPORTED_HARDFORKS = ['london', 'arrowGlacier', 'grayGlacier', 'paris', 'shanghai', 'cancun', 'prague', 'osaka'] as const;
 export type SupportedHardfork = (typeof SUPPORTED_HARDFORKS)[number];
 
 export interface GenesisAccount {

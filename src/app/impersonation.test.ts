@@ -24,13 +24,17 @@ describe('impersonation marker', () => {
   it('gives the decoded tx its sender only while the sender is impersonated', () => {
     const set = new ImpersonationSet();
     const transform = impersonationTransform(set);
-    const bytes = impersonatedTx({ type: 2, nonce: 0n, to, gasLimit: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId: 9000n }, who, common).serialize();
+    const bytes = impersonatedTx(
+      { type: 2, nonce: 0n, to, gasLimit: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId: 9000n },
+      who,
+      common,
+    ).serialize();
     const plain = decodeAppTx(bytes, common);
     expect(transform(plain)).toBe(plain);
     set.add(who.toString().toUpperCase().replace('0X', '0x'));
     const d = transform(decodeAppTx(bytes, common));
     expect(recoverSender(d).toString()).toBe(who.toString());
-    expect(d.kind === "eth" && d.tx.getSenderAddress().toString()).toBe(who.toString());
+    expect(d.kind === 'eth' && d.tx.getSenderAddress().toString()).toBe(who.toString());
     expect(transform(d)).toBe(d);
     set.remove(who.toString());
     set.auto = true;

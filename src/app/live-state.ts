@@ -112,7 +112,10 @@ export class LiveStateManager extends FastReadStateManager {
       if (account === undefined) continue; // as ethereumjs: no account, no storage
       let root: Uint8Array;
       try {
-        root = await this.bulkRoot(account.storageRoot, slots.map((s) => this.write(s.key, s.value)));
+        root = await this.bulkRoot(
+          account.storageRoot,
+          slots.map((s) => this.write(s.key, s.value)),
+        );
       } catch (e) {
         if (!(e instanceof UnsupportedTrieShape)) throw e;
         // Nothing was written yet: this trie takes ethereumjs's path.

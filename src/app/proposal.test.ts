@@ -19,8 +19,7 @@ function prepare(txs: Uint8Array[], maxTxBytes = 1_000_000): RequestPreparePropo
   };
 }
 
-const tx = (key: string, nonce: bigint, tip: bigint) =>
-  signEthTransfer(key, TO, 1n, { nonce, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: tip * GWEI });
+const tx = (key: string, nonce: bigint, tip: bigint) => signEthTransfer(key, TO, 1n, { nonce, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: tip * GWEI });
 
 describe('PrepareProposal / ProcessProposal', () => {
   it('orders by nonce per sender and by tip across senders, dropping bad txs', async () => {
@@ -63,7 +62,15 @@ describe('PrepareProposal / ProcessProposal', () => {
   it('accepts a proposal iff every tx decodes for this chain', async () => {
     const chain = await startTestChain();
     const ok = [tx(DEV_KEY_0, 0n, 1n), tx(DEV_KEY_1, 3n, 1n)];
-    const base = { proposedLastCommit: { round: 0, votes: [] }, misbehavior: [], hash: new Uint8Array(32), height: 1, time: { seconds: 1, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: PROPOSER };
+    const base = {
+      proposedLastCommit: { round: 0, votes: [] },
+      misbehavior: [],
+      hash: new Uint8Array(32),
+      height: 1,
+      time: { seconds: 1, nanos: 0 },
+      nextValidatorsHash: new Uint8Array(32),
+      proposerAddress: PROPOSER,
+    };
     expect((await chain.app.processProposal({ ...base, txs: ok })).status).toBe(ProposalStatus.Accept);
     expect((await chain.app.processProposal({ ...base, txs: [] })).status).toBe(ProposalStatus.Accept);
     const otherChain = signEthTransfer(DEV_KEY_0, TO, 1n, { nonce: 0n, chainId: 1n });

@@ -94,7 +94,11 @@ describe('lazily loaded query routes', () => {
   const answer = (path: string, byte: number): QueryRoute => ({ path, handle: async () => new Uint8Array([byte]) });
 
   it('names every service its loaded routes serve, and only those', async () => {
-    const nodeRoutes = cosmosNodeQueryRoutes({ blockStore: {} as never, txIndexer: undefined, info: () => ({ chainId: 'c', moniker: 'm', nodeId: '', rpcAddress: '', appVersion: 0n }) as never });
+    const nodeRoutes = cosmosNodeQueryRoutes({
+      blockStore: {} as never,
+      txIndexer: undefined,
+      info: () => ({ chainId: 'c', moniker: 'm', nodeId: '', rpcAddress: '', appVersion: 0n }) as never,
+    });
     const groups = [
       { services: COSMOS_QUERIES.services, routes: await COSMOS_QUERIES.load() },
       { services: IBC_QUERIES.services, routes: await IBC_QUERIES.load() },
@@ -141,7 +145,10 @@ describe('lazily loaded query routes', () => {
 
   it('tries a group again after its load failed', async () => {
     let calls = 0;
-    const table = buildRouteTable([], [{ services: ['/a.Query'], load: async () => (++calls === 1 ? Promise.reject(new Error('boom')) : [answer('/a.Query/X', 1)]) }]);
+    const table = buildRouteTable(
+      [],
+      [{ services: ['/a.Query'], load: async () => (++calls === 1 ? Promise.reject(new Error('boom')) : [answer('/a.Query/X', 1)]) }],
+    );
     await expect(routeQuery(ctx, table, q('/a.Query/X'))).rejects.toThrow('boom');
     expect((await routeQuery(ctx, table, q('/a.Query/X'))).value).toEqual(new Uint8Array([1]));
     expect(calls).toBe(2);

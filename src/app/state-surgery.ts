@@ -58,4 +58,3 @@ function stripZeros(b: Uint8Array): Uint8Array {
   while (i < b.length && b[i] === 0) i++;
   return b.subarray(i);
 }
-

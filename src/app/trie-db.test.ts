@@ -18,7 +18,13 @@ function newLevel(): BytesSublevel {
   return level.sublevel<Uint8Array, Uint8Array>('trie', { keyEncoding: 'view', valueEncoding: 'view' }) as unknown as BytesSublevel;
 }
 
-const address = (i: number) => new Address(new Uint8Array(20).fill(i % 256, 0, 1).fill(Math.floor(i / 256), 1, 2).fill(7, 19));
+const address = (i: number) =>
+  new Address(
+    new Uint8Array(20)
+      .fill(i % 256, 0, 1)
+      .fill(Math.floor(i / 256), 1, 2)
+      .fill(7, 19),
+  );
 
 describe('LevelTrieDB', () => {
   it('writes only the pending nodes reachable from the root, which are enough to read every account and slot', async () => {

@@ -93,7 +93,8 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
     // no hex string per reference) before building the full hex key.
     const prefixes = new Set<number>();
     for (const [key, value] of pending) {
-      if (key.length !== 64) keep(key, value); // code: 'c' ‖ hash
+      if (key.length !== 64)
+        keep(key, value); // code: 'c' ‖ hash
       else prefixes.add(parseInt(key.slice(0, 12), 16));
     }
     const walk = (ref: Uint8Array, accounts: boolean) => {
@@ -111,7 +112,6 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
     walk(stateRoot, true);
     return ops;
   }
-
 
   /** Puts writes back after a failed batch so that the next commit retries them. */
   restorePending(ops: { key: Uint8Array; value: Uint8Array }[]): void {

@@ -32,7 +32,16 @@ describe('decodeAppTx', () => {
       createTx({ ...base, gasPrice: 10n ** 9n }, { common }), // legacy, EIP-155
       createTx({ ...base, type: 1, gasPrice: 10n ** 9n, accessList }, { common }),
       createTx({ ...base, type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, accessList }, { common }),
-      createTx({ ...base, type: 4, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, authorizationList: [{ chainId: '0x2328', address: to, nonce: '0x1', yParity: '0x1', r: `0x${'22'.repeat(32)}`, s: `0x${'33'.repeat(31)}` }] }, { common }),
+      createTx(
+        {
+          ...base,
+          type: 4,
+          maxFeePerGas: 10n ** 10n,
+          maxPriorityFeePerGas: 1n,
+          authorizationList: [{ chainId: '0x2328', address: to, nonce: '0x1', yParity: '0x1', r: `0x${'22'.repeat(32)}`, s: `0x${'33'.repeat(31)}` }],
+        },
+        { common },
+      ),
     ].map((t) => t.sign(key).serialize());
     for (const bytes of txs) {
       const d = decodeAppTx(bytes, common) as DecodedEthTx;
@@ -85,12 +94,17 @@ describe('decodeAppTx', () => {
     }
     // A legacy tx without EIP-155 (signed before Spurious Dragon: v = 27 or 28) signs its six fields alone.
     const preEip155 = new Common({ chain: Mainnet, hardfork: Hardfork.TangerineWhistle });
-    const unprotected = createTx({ nonce: 1n, gasPrice: 10n ** 9n, gasLimit: 21_000n, to, value: 1n, data: `0x${'77'.repeat(60)}` }, { common: preEip155 }).sign(key);
+    const unprotected = createTx(
+      { nonce: 1n, gasPrice: 10n ** 9n, gasLimit: 21_000n, to, value: 1n, data: `0x${'77'.repeat(60)}` },
+      { common: preEip155 },
+    ).sign(key);
     expect([27n, 28n]).toContain(unprotected.v);
     const d = decodeAppTx(unprotected.serialize(), common) as DecodedEthTx;
     expect(d.protected).toBe(false);
     expect(Object.hasOwn(d.tx, 'getMessageToVerifySignature')).toBe(true);
-    expect(d.tx.getMessageToVerifySignature()).toEqual((Object.getPrototypeOf(d.tx) as { getMessageToVerifySignature(this: unknown): Uint8Array }).getMessageToVerifySignature.call(d.tx));
+    expect(d.tx.getMessageToVerifySignature()).toEqual(
+      (Object.getPrototypeOf(d.tx) as { getMessageToVerifySignature(this: unknown): Uint8Array }).getMessageToVerifySignature.call(d.tx),
+    );
     expect(recoverSender(d).toString()).toBe(DEV_ADDRESS_0);
     expect(checked).toBe(45);
   });

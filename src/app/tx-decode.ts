@@ -210,4 +210,3 @@ function envelopeChainId(bytes: Uint8Array): bigint | undefined {
 function toBigInt(b: Uint8Array): bigint {
   return b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString('hex')}`);
 }
-

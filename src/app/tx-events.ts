@@ -57,12 +57,7 @@ export function ethereumTxEvents(p: TxEventParams): AbciEvent[] {
   }
   events.push({
     type: 'message',
-    attributes: [
-      attr('action', MSG_ETHEREUM_TX_ACTION),
-      attr('sender', p.senderHex),
-      attr('module', 'evm'),
-      attr('tx_type', String(p.type)),
-    ],
+    attributes: [attr('action', MSG_ETHEREUM_TX_ACTION), attr('sender', p.senderHex), attr('module', 'evm'), attr('tx_type', String(p.type))],
   });
   return events;
 }

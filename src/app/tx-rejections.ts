@@ -24,21 +24,15 @@ export const EvmCode = {
   InvalidGasLimit: 16,
 } as const;
 
-export const txParseError = (detail: string) =>
-  new TxRejectedError(SdkCode.TxDecode, 'sdk', `${detail}: tx parse error`);
+export const txParseError = (detail: string) => new TxRejectedError(SdkCode.TxDecode, 'sdk', `${detail}: tx parse error`);
 
-export const unsupportedTxType = (type: number) =>
-  new TxRejectedError(SdkCode.TxDecode, 'sdk', `transaction type ${type} not supported: tx parse error`);
+export const unsupportedTxType = (type: number) => new TxRejectedError(SdkCode.TxDecode, 'sdk', `transaction type ${type} not supported: tx parse error`);
 
 export const invalidChainId = (expected: bigint, got: bigint) =>
   new TxRejectedError(SdkCode.InvalidChainId, 'sdk', `invalid chain id; expected ${expected}, got ${got}: invalid chain-id`);
 
 export const unprotectedTx = () =>
-  new TxRejectedError(
-    SdkCode.NotSupported,
-    'sdk',
-    'only replay-protected (EIP-155) transactions allowed over RPC: feature not supported',
-  );
+  new TxRejectedError(SdkCode.NotSupported, 'sdk', 'only replay-protected (EIP-155) transactions allowed over RPC: feature not supported');
 
 export const invalidSignature = (detail: string) =>
   new TxRejectedError(SdkCode.Unauthorized, 'sdk', `invalid transaction signature (${stripContext(detail)}): unauthorized`);
@@ -67,8 +61,7 @@ export const feeBelowBaseFee = (fee: bigint, baseFee: bigint) =>
 export const senderNotEoa = (sender: string) =>
   new TxRejectedError(EvmCode.InvalidAccount, 'evm', `sender not an eoa: address ${sender}: account type is not a valid ethereum account`);
 
-export const executionFailed = (detail: string) =>
-  new TxRejectedError(EvmCode.VmExecution, 'evm', `${stripContext(detail)}: evm transaction execution failed`);
+export const executionFailed = (detail: string) => new TxRejectedError(EvmCode.VmExecution, 'evm', `${stripContext(detail)}: evm transaction execution failed`);
 
 /**
  * Translates an error thrown by ethereumjs `runTx` (validation failed, nothing executed, state

@@ -5,7 +5,16 @@ import { formatBlockLine, formatTxLine, svmTxLine, txLine } from './activity-log
 
 describe('activity log lines on a terminal', () => {
   it('a tx line names hash, from, to, gas, status and block', () => {
-    const line = formatTxLine({ hash: '0xab', from: '0x01', to: undefined, creation: true, gasUsed: 53000, status: 'failed', error: 'execution reverted', block: 7 });
+    const line = formatTxLine({
+      hash: '0xab',
+      from: '0x01',
+      to: undefined,
+      creation: true,
+      gasUsed: 53000,
+      status: 'failed',
+      error: 'execution reverted',
+      block: 7,
+    });
     expect(line).toBe('  tx 0xab  from 0x01 to contract creation  gas 53000  FAILED (execution reverted)  block 7');
     expect(formatTxLine({ hash: '0xcd', from: '0x01', to: '0x02', gasUsed: 21000, status: 'success', block: 8 })).toContain('gas 21000  ok  block 8');
   });
@@ -19,7 +28,13 @@ describe('activity log lines on a terminal', () => {
 
 describe('tx lines of Cosmos txs', () => {
   const msg = (code: number, events: Record<string, string[]>) =>
-    ({ data: { type: 'Tx', value: { txResult: { height: 4, index: 0, tx: new Uint8Array(0), result: { code, log: code ? 'insufficient funds' : '', gasUsed: 60000 } } } }, events: { 'tx.hash': ['AB'], ...events } }) as unknown as EventMessage;
+    ({
+      data: {
+        type: 'Tx',
+        value: { txResult: { height: 4, index: 0, tx: new Uint8Array(0), result: { code, log: code ? 'insufficient funds' : '', gasUsed: 60000 } } },
+      },
+      events: { 'tx.hash': ['AB'], ...events },
+    }) as unknown as EventMessage;
   const fee = { 'tx.fee': ['5000uhub'], 'tx.fee_payer': ['hub1sender'], 'transfer.recipient': ['hub1feecollector'] };
 
   it('name the recipient of the message, not the fee collector', () => {
@@ -37,8 +52,25 @@ describe('tx lines of Cosmos txs', () => {
 
 describe('tx lines of the SVM chain', () => {
   it('name the fee payer and the account whose lamports rose', () => {
-    const r = { signature: 'sig', slot: 9n, blockTime: 0n, wire: new Uint8Array(0), fee: 5000n, accountKeys: ['payer', 'dest', '11111111111111111111111111111111'], preBalances: [10n, 0n, 1n], postBalances: [4n, 1n, 1n], logs: [], computeUnits: 150n, err: null, changed: ['payer', 'dest'] } as SvmTxRecord;
+    const r = {
+      signature: 'sig',
+      slot: 9n,
+      blockTime: 0n,
+      wire: new Uint8Array(0),
+      fee: 5000n,
+      accountKeys: ['payer', 'dest', '11111111111111111111111111111111'],
+      preBalances: [10n, 0n, 1n],
+      postBalances: [4n, 1n, 1n],
+      logs: [],
+      computeUnits: 150n,
+      err: null,
+      changed: ['payer', 'dest'],
+    } as SvmTxRecord;
     expect(svmTxLine(r)).toEqual({ hash: 'sig', from: 'payer', to: 'dest', gasUsed: 150, status: 'success', block: 9 });
-    expect(svmTxLine({ ...r, postBalances: [9n, 0n, 1n], err: { InstructionError: [0, 'Custom'] } as never, changed: ['payer'] })).toMatchObject({ to: undefined, status: 'failed', error: '{"InstructionError":[0,"Custom"]}' });
+    expect(svmTxLine({ ...r, postBalances: [9n, 0n, 1n], err: { InstructionError: [0, 'Custom'] } as never, changed: ['payer'] })).toMatchObject({
+      to: undefined,
+      status: 'failed',
+      error: '{"InstructionError":[0,"Custom"]}',
+    });
   });
 });

@@ -79,7 +79,14 @@ export function svmTxLine(r: SvmTxRecord): TxLine {
     if (i > 0 && gain > best) [best, to] = [gain, k];
   });
   to ??= r.changed.filter((k) => k !== payer).pop();
-  const line: TxLine = { hash: r.signature, from: payer, to, gasUsed: Number(r.computeUnits), status: r.err === null ? 'success' : 'failed', block: Number(r.slot) };
+  const line: TxLine = {
+    hash: r.signature,
+    from: payer,
+    to,
+    gasUsed: Number(r.computeUnits),
+    status: r.err === null ? 'success' : 'failed',
+    block: Number(r.slot),
+  };
   if (r.err !== null) line.error = JSON.stringify(r.err);
   return line;
 }
@@ -113,7 +120,11 @@ export interface ActivityLogOptions {
 }
 
 /** Subscribes to every chain's blocks and txs and prints a line for each; returns the unsubscriber. */
-export function logActivity(chains: readonly NetworkChain[], out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout, opts: ActivityLogOptions = {}): () => void {
+export function logActivity(
+  chains: readonly NetworkChain[],
+  out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+  opts: ActivityLogOptions = {},
+): () => void {
   const json = opts.json ?? !out.isTTY;
   // anvil_setLoggingEnabled on the EVM chain turns these lines off and on.
   const devnet = chains.find((c) => c.kind === 'evm')?.internals.devnet;

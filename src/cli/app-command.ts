@@ -16,10 +16,13 @@ export function registerAppCommand(program: Command, fail: (msg: string) => neve
       const max = Number(o.maxMessageBytes);
       if (!Number.isSafeInteger(max) || max < 1) fail(`invalid value "${o.maxMessageBytes}" for --max-message-bytes: expected a positive integer`);
       const queue = Number(o.maxQueueBytes);
-      if (!/^\d+$/.test(o.maxQueueBytes) || !Number.isSafeInteger(queue)) fail(`invalid value "${o.maxQueueBytes}" for --max-queue-bytes: expected a non-negative integer`);
+      if (!/^\d+$/.test(o.maxQueueBytes) || !Number.isSafeInteger(queue))
+        fail(`invalid value "${o.maxQueueBytes}" for --max-queue-bytes: expected a non-negative integer`);
       // The ABCI socket server and its codecs load only for this command.
       const { serveAppOverSocket } = await import('../node/abci-app.js');
-      const server = await serveAppOverSocket({ home: o.home, app: o.app as AppKind, address: o.proxyApp, maxMessageBytes: max, maxQueueBytes: queue }).catch((err: Error) => fail(err.message));
+      const server = await serveAppOverSocket({ home: o.home, app: o.app as AppKind, address: o.proxyApp, maxMessageBytes: max, maxQueueBytes: queue }).catch(
+        (err: Error) => fail(err.message),
+      );
       console.log(`chainlet app: the ${o.app} app's ABCI server on ${server.address} (home ${o.home}). Ctrl-C to stop.`);
       const stop = async () => {
         await server.stop();

@@ -71,14 +71,27 @@ export async function bannerOf(node: ChainletNode, opts: BannerOptions = {}): Pr
   const endpoints: Banner['endpoints'] = [];
   const metrics = network?.urls.metrics ?? u.metrics;
   if (metrics) endpoints.push({ name: 'Prometheus', url: metrics });
-  for (const c of chains.slice(1)) if (c.urls['rpc']) endpoints.push({ name: `${c.chainId} (${c.kind === 'svm' ? 'svm, LiteSVM): Solana JSON-RPC' : `${c.kind}): CometBFT RPC`}`, url: c.urls['rpc'], ws: c.urls['rpcWs'] });
+  for (const c of chains.slice(1))
+    if (c.urls['rpc'])
+      endpoints.push({
+        name: `${c.chainId} (${c.kind === 'svm' ? 'svm, LiteSVM): Solana JSON-RPC' : `${c.kind}): CometBFT RPC`}`,
+        url: c.urls['rpc'],
+        ws: c.urls['rpcWs'],
+      });
   if (u.rpc) endpoints.push({ name: 'CometBFT RPC', url: u.rpc, ws: u.rpcWs });
   if (routing) endpoints.push({ name: 'Routing API', url: routing }, { name: 'Explorer', url: `${routing}/explorer/` });
   if (u.jsonRpc) endpoints.push({ name: 'Ethereum JSON-RPC', url: u.jsonRpc, ws: u.jsonRpcWs });
   const path = network?.relayer?.status().paths[0];
   const hub = chains.find((c) => c.kind === 'hub');
   const ibc: Banner['ibc'] = path
-    ? { chainA: path.chainA, channelA: path.channelA, chainB: path.chainB, channelB: path.channelB, connectionA: path.connectionA, connectionB: path.connectionB }
+    ? {
+        chainA: path.chainA,
+        channelA: path.channelA,
+        chainB: path.chainB,
+        channelB: path.channelB,
+        connectionA: path.connectionA,
+        connectionB: path.connectionB,
+      }
     : hub && node.halted !== undefined
       ? { off: `not opened: ${node.chainId} is halted (its handshake txs need blocks); restart once it can produce blocks` }
       : undefined;
@@ -99,7 +112,13 @@ async function evmSummary(node: ChainletNode): Promise<ChainSummary> {
   const accounts: Account[] = [];
   for (const a of node.accounts) {
     const balance = (await state.getAccount(createAddressFromString(a.address)))?.balance ?? 0n;
-    accounts.push({ address: a.address, balance: balance.toString(), display: `${formatUnits(balance, evm.decimals)} ${evm.displayDenom.toUpperCase()}`, bech32: toBech32(evm.bech32Prefix, fromHex(a.address)), privateKey: a.privateKey });
+    accounts.push({
+      address: a.address,
+      balance: balance.toString(),
+      display: `${formatUnits(balance, evm.decimals)} ${evm.displayDenom.toUpperCase()}`,
+      bech32: toBech32(evm.bech32Prefix, fromHex(a.address)),
+      privateKey: a.privateKey,
+    });
   }
   const cfg = node.config;
   const halted = node.halted;
@@ -136,7 +155,12 @@ function otherSummary(c: Exclude<NetworkChain, { kind: 'evm' }>): ChainSummary {
     const g = { ...HUB_DISPLAY, ...(c.genesis.appState as { hub?: Partial<typeof HUB_DISPLAY> }).hub };
     const accounts = c.devAddresses.slice(0, 3).map((address, i): Account => {
       const balance = c.app.balance(fromBech32(address).bytes);
-      return { address, balance: balance.toString(), display: `${formatUnits(balance, g.decimals)} ${g.displayDenom.toUpperCase()}`, path: `m/44'/118'/0'/0/${i}` };
+      return {
+        address,
+        balance: balance.toString(),
+        display: `${formatUnits(balance, g.decimals)} ${g.displayDenom.toUpperCase()}`,
+        path: `m/44'/118'/0'/0/${i}`,
+      };
     });
     return { chainId: c.chainId, kind: 'hub', height: c.height, urls, accounts, denom: g.denom };
   }
@@ -194,7 +218,9 @@ export function bannerText(b: Banner): string {
   for (const c of b.chains.filter((c) => c.halted !== undefined)) {
     const offline = c.kind === 'evm' ? (x['validators'] as { online: boolean }[]).flatMap((v, i) => (v.online ? [] : [i])) : [];
     out.push('', `HALTED: ${c.chainId} produces no blocks: ${c.halted}.`);
-    out.push(`  Its servers answer at height ${c.height}. ${offline.length > 0 && x['devnetControl'] ? `Bring a validator back with chainlet_setValidatorOnline [${offline[0]}, true] on the Ethereum JSON-RPC, or start` : 'Start'} with fewer --offline-validators.`);
+    out.push(
+      `  Its servers answer at height ${c.height}. ${offline.length > 0 && x['devnetControl'] ? `Bring a validator back with chainlet_setValidatorOnline [${offline[0]}, true] on the Ethereum JSON-RPC, or start` : 'Start'} with fewer --offline-validators.`,
+    );
   }
   out.push('', 'Endpoints', '=========');
   const width = Math.max(...b.endpoints.filter((e) => !e.name.includes('): ')).map((e) => e.name.length + 1), 18);

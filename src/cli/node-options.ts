@@ -45,7 +45,10 @@ export function addNodeOptions(cmd: Command): Command {
   }
   // Cosmos EVM's older name of the gas cap.
   const alias = new Option('--json-rpc.rpc-gas-cap <value>', 'alias of --json-rpc.gas-cap').hideHelp();
-  keyByAttribute.set(alias.attributeName(), CONFIG_KEYS.find((k) => keyName(k) === 'json-rpc.gas-cap')!);
+  keyByAttribute.set(
+    alias.attributeName(),
+    CONFIG_KEYS.find((k) => keyName(k) === 'json-rpc.gas-cap')!,
+  );
   cmd.addOption(alias);
   return cmd;
 }
@@ -72,7 +75,8 @@ export function planFromOptions(o: Opts): NodePlan {
   const portText = str('port');
   if (portText !== undefined) {
     const port = Number(portText);
-    if (!/^\d+$/.test(portText) || port > 65534) throw new UsageError(`invalid value "${portText}" for --port: expected a port from 0 to 65534 (the WebSocket takes port + 1)`);
+    if (!/^\d+$/.test(portText) || port > 65534)
+      throw new UsageError(`invalid value "${portText}" for --port: expected a port from 0 to 65534 (the WebSocket takes port + 1)`);
   }
   if (host !== undefined || portText !== undefined) {
     const h = host ?? '127.0.0.1';
@@ -128,7 +132,10 @@ export function planFromOptions(o: Opts): NodePlan {
   if (devnet) {
     const n = devnet.validators ?? 1;
     const bad = offlineValidators.find((i) => i >= n);
-    if (bad !== undefined) throw new UsageError(`invalid value "${str('offlineValidators')}" for --offline-validators: expected comma-separated validator indices from 0 to ${n - 1} (--validators ${n}), got ${bad}`);
+    if (bad !== undefined)
+      throw new UsageError(
+        `invalid value "${str('offlineValidators')}" for --offline-validators: expected comma-separated validator indices from 0 to ${n - 1} (--validators ${n}), got ${bad}`,
+      );
   }
   return { home, overrides: mergeConfig(shortcuts as NodeConfig, keyed as never) as DeepPartial<NodeConfig>, devnet, offlineValidators, silent };
 }

@@ -64,12 +64,25 @@ function buildProgram(): Command {
   const start = addNodeOptions(program.command('start').description('start a node (default: an in-memory devnet with funded dev accounts)'));
   start.option('--kvstore-rpc <laddr>', `CometBFT RPC address of the kvstore chain (with --chains …,kvstore)`, DEFAULT_KVSTORE_RPC_LADDR);
   start.option('--hub-rpc <laddr>', 'CometBFT RPC address of the hub chain (with --chains …,hub)', DEFAULT_HUB_RPC_LADDR);
-  start.option('--hub-block-time <ms>', 'the hub makes a block every <ms> milliseconds, empty ones too (interval mode; 0: automine, a block only when a tx arrives)', '0');
+  start.option(
+    '--hub-block-time <ms>',
+    'the hub makes a block every <ms> milliseconds, empty ones too (interval mode; 0: automine, a block only when a tx arrives)',
+    '0',
+  );
   start.option('--svm-rpc <addr>', 'Solana JSON-RPC address of the SVM chain (with --chains …,svm), as solana-test-validator', '127.0.0.1:8899');
   start.option('--svm-ws <addr>', 'Solana WebSocket (subscriptions) address of the SVM chain', '127.0.0.1:8900');
   start.option('--svm-slot-ms <ms>', 'milliseconds per slot of the SVM chain (0: only when mined)', '400');
-  start.addOption(new Option('--output <format>', 'what stdout carries: text (banner and log lines) or json (one JSON object per line); default text on a terminal, json otherwise').choices(['text', 'json']));
-  start.option('--chains <list>', `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; hub's RPC listens on ${DEFAULT_HUB_RPC_LADDR.replace('tcp://', '')}, kvstore's on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')}, svm's Solana RPC on 127.0.0.1:8899)`, 'evm,hub,svm');
+  start.addOption(
+    new Option(
+      '--output <format>',
+      'what stdout carries: text (banner and log lines) or json (one JSON object per line); default text on a terminal, json otherwise',
+    ).choices(['text', 'json']),
+  );
+  start.option(
+    '--chains <list>',
+    `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; hub's RPC listens on ${DEFAULT_HUB_RPC_LADDR.replace('tcp://', '')}, kvstore's on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')}, svm's Solana RPC on 127.0.0.1:8899)`,
+    'evm,hub,svm',
+  );
   start.action(async (o: Record<string, string | boolean | undefined>) => {
     const plan = usage(() => planFromOptions(o));
     const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm,hub,svm'));
@@ -86,9 +99,15 @@ function buildProgram(): Command {
       usage(() => parseListenAddress(laddr, '--hub-rpc'));
       listen.push({ flag: '--hub-rpc', address: laddr });
       const blockMs = Number(typeof o['hubBlockTime'] === 'string' ? o['hubBlockTime'] : '0');
-      if (!Number.isSafeInteger(blockMs) || blockMs < 0) fail(`invalid value "${String(o['hubBlockTime'])}" for --hub-block-time: expected a non-negative integer`);
+      if (!Number.isSafeInteger(blockMs) || blockMs < 0)
+        fail(`invalid value "${String(o['hubBlockTime'])}" for --hub-block-time: expected a non-negative integer`);
       const consensus = blockMs > 0 ? { mode: 'interval' as const, timeoutCommitMs: blockMs } : undefined;
-      chains.push({ kind: 'hub', mnemonic: plan.devnet?.mnemonic, config: { logLevel: plan.overrides.logLevel, rpc: { laddr } }, ...(consensus ? { consensus } : {}) });
+      chains.push({
+        kind: 'hub',
+        mnemonic: plan.devnet?.mnemonic,
+        config: { logLevel: plan.overrides.logLevel, rpc: { laddr } },
+        ...(consensus ? { consensus } : {}),
+      });
     }
     if (kinds.includes('kvstore')) {
       const given = typeof o['kvstoreRpc'] === 'string' ? o['kvstoreRpc'] : DEFAULT_KVSTORE_RPC_LADDR;
@@ -112,12 +131,16 @@ function buildProgram(): Command {
     }
     usage(() => refuseUnsafePorts(listen));
     // What a slow start waits for, on stderr: stdout keeps the banner (or only JSON lines).
-    const onWait = plan.silent ? undefined : (what: string) => process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), event: 'waiting', message: what })}\n` : `${what}…\n`);
+    const onWait = plan.silent
+      ? undefined
+      : (what: string) =>
+          process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), event: 'waiting', message: what })}\n` : `${what}…\n`);
     const network = await startNetwork({ chains, onWait }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
     const node = network.evm!;
     const stopLogs = plan.silent ? undefined : logActivity(network.chains, process.stdout, { json });
     const shutdown = async (sig: string) => {
-      if (!plan.silent) process.stdout.write(json ? `${JSON.stringify({ time: new Date().toISOString(), event: 'stopping', signal: sig })}\n` : `\n${sig}: stopping…\n`);
+      if (!plan.silent)
+        process.stdout.write(json ? `${JSON.stringify({ time: new Date().toISOString(), event: 'stopping', signal: sig })}\n` : `\n${sig}: stopping…\n`);
       stopLogs?.();
       await network.stop();
       process.exit(0);
@@ -129,13 +152,13 @@ function buildProgram(): Command {
   });
 
   const config = program.command('config').description('inspect the configuration');
-  addNodeOptions(config.command('show').description('print the effective config.toml and app.toml (defaults, then the home\'s files, then flags) as TOML')).action(
-    (o: Record<string, string | boolean | undefined>) => {
-      const plan = usage(() => planFromOptions(o));
-      const cfg = usage(() => resolveConfig(plan.home, plan.overrides));
-      process.stdout.write(`# config/config.toml\n${renderToml('config', cfg)}\n# config/app.toml\n${renderToml('app', cfg)}`);
-    },
-  );
+  addNodeOptions(
+    config.command('show').description("print the effective config.toml and app.toml (defaults, then the home's files, then flags) as TOML"),
+  ).action((o: Record<string, string | boolean | undefined>) => {
+    const plan = usage(() => planFromOptions(o));
+    const cfg = usage(() => resolveConfig(plan.home, plan.overrides));
+    process.stdout.write(`# config/config.toml\n${renderToml('config', cfg)}\n# config/app.toml\n${renderToml('app', cfg)}`);
+  });
 
   registerKeysCommand(program);
   registerAppCommand(program, fail);
@@ -144,8 +167,13 @@ function buildProgram(): Command {
 }
 
 function chainKinds(list: string): string[] {
-  const kinds = list.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const k of kinds) if (!(CHAIN_KINDS as readonly string[]).includes(k)) throw new Error(`invalid value "${list}" for --chains: expected a comma-separated list of ${CHAIN_KINDS.join(', ')}`);
+  const kinds = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const k of kinds)
+    if (!(CHAIN_KINDS as readonly string[]).includes(k))
+      throw new Error(`invalid value "${list}" for --chains: expected a comma-separated list of ${CHAIN_KINDS.join(', ')}`);
   return kinds;
 }
 
@@ -162,4 +190,3 @@ function fail(msg: string): never {
   console.error(`error: ${msg}`);
   process.exit(1);
 }
-

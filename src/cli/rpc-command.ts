@@ -10,7 +10,9 @@ import { describeStartError } from './start-errors.js';
 import { resolveConfig } from '../config/resolve.js';
 
 export function registerRpcCommand(program: Command, fail: (msg: string) => never): void {
-  addNodeOptions(program.command('rpc').description('serve the app to a CometBFT node (its proxy_app) and the Ethereum JSON-RPC and routing API in front of it'))
+  addNodeOptions(
+    program.command('rpc').description('serve the app to a CometBFT node (its proxy_app) and the Ethereum JSON-RPC and routing API in front of it'),
+  )
     .requiredOption('--comet <url>', 'the CometBFT RPC, e.g. http://127.0.0.1:26657')
     .option('--proxy-app <addr>', 'where CometBFT connects to the app: tcp://host:port or unix:///path (its proxy_app)', DEFAULT_PROXY_APP)
     .option('--max-message-bytes <n>', 'largest ABCI message accepted (CometBFT’s default: 100 MiB)', '104857600')
@@ -29,12 +31,18 @@ export function registerRpcCommand(program: Command, fail: (msg: string) => neve
       const max = Number(o['maxMessageBytes']);
       if (!Number.isSafeInteger(max) || max < 1) fail(`invalid value "${String(o['maxMessageBytes'])}" for --max-message-bytes: expected a positive integer`);
       const queue = Number(o['maxQueueBytes']);
-      if (!/^\d+$/.test(String(o['maxQueueBytes'])) || !Number.isSafeInteger(queue)) fail(`invalid value "${String(o['maxQueueBytes'])}" for --max-queue-bytes: expected a non-negative integer`);
+      if (!/^\d+$/.test(String(o['maxQueueBytes'])) || !Number.isSafeInteger(queue))
+        fail(`invalid value "${String(o['maxQueueBytes'])}" for --max-queue-bytes: expected a non-negative integer`);
       // The front (ABCI server, CometBFT RPC client) loads only for this command.
       const { startCometFront } = await import('../node/comet-front/front.js');
-      const front = await startCometFront({ home: plan.home, comet, proxyApp: String(o['proxyApp']), maxMessageBytes: max, maxQueueBytes: queue, config: plan.overrides }).catch((err: Error) =>
-        fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))),
-      );
+      const front = await startCometFront({
+        home: plan.home,
+        comet,
+        proxyApp: String(o['proxyApp']),
+        maxMessageBytes: max,
+        maxQueueBytes: queue,
+        config: plan.overrides,
+      }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
       const shutdown = async () => {
         await front.stop();
         process.exit(0);

@@ -14,7 +14,8 @@ const ADDRESS_KEYS: { key: string; shortFlag?: string }[] = [
 ];
 
 export function describeStartError(err: Error, cfg: NodeConfig): string {
-  if (err instanceof OfflineValidatorIndexError) return `invalid value "${err.index}" for --offline-validators: expected comma-separated validator indices from 0 to ${err.count - 1} (the home's genesis has ${err.count} validators in this process)`;
+  if (err instanceof OfflineValidatorIndexError)
+    return `invalid value "${err.index}" for --offline-validators: expected comma-separated validator indices from 0 to ${err.count - 1} (the home's genesis has ${err.count} validators in this process)`;
   if (!(err instanceof ListenError)) return err.message;
   for (const { key, shortFlag } of ADDRESS_KEYS) {
     const k = CONFIG_KEYS.find((x) => keyName(x) === key)!;

@@ -57,7 +57,15 @@ export function defaultConfig(): NodeConfig {
     },
     txIndex: { indexer: 'kv' },
     // A scrape is a GET without a body: 1 KiB of body and 64 KiB of head are plenty.
-    instrumentation: { prometheus: false, prometheusListenAddr: ':26660', maxOpenConnections: 3, namespace: 'cometbft', maxBodyBytes: 1024, maxHeaderBytes: 65_536, maxUrlBytes: 65_536 },
+    instrumentation: {
+      prometheus: false,
+      prometheusListenAddr: ':26660',
+      maxOpenConnections: 3,
+      namespace: 'cometbft',
+      maxBodyBytes: 1024,
+      maxHeaderBytes: 65_536,
+      maxUrlBytes: 65_536,
+    },
     jsonRpc: {
       enable: true,
       address: '127.0.0.1:8545',

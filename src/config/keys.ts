@@ -43,7 +43,9 @@ const HEX_ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('config', '', 'moniker', ['moniker'], 'string', 'A custom human readable name for this node'),
   k('config', '', 'db_backend', ['dbBackend'], 'string', 'memory | classic (classic-level on disk under the home)', { choices: ['memory', 'classic'] }),
-  k('config', '', 'log_level', ['logLevel'], 'string', 'trace | debug | info | warn | error | silent', { choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] }),
+  k('config', '', 'log_level', ['logLevel'], 'string', 'trace | debug | info | warn | error | silent', {
+    choices: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'],
+  }),
   k('config', 'rpc', 'laddr', ['rpc', 'laddr'], 'string', 'TCP address for the RPC server to listen on ("" turns it off)', { address: 'or-empty' }),
   k('config', 'rpc', 'cors_allowed_origins', ['rpc', 'corsAllowedOrigins'], 'list', 'Origins a cross-domain request can be executed from; empty disables CORS'),
   k('config', 'rpc', 'cors_allowed_methods', ['rpc', 'corsAllowedMethods'], 'list', 'Methods the client may use with cross-domain requests'),
@@ -51,28 +53,86 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('config', 'rpc', 'unsafe', ['rpc', 'unsafe'], 'bool', 'Activate unsafe RPC commands (dial_seeds, dial_peers, unsafe_flush_mempool)'),
   k('config', 'rpc', 'max_open_connections', ['rpc', 'maxOpenConnections'], 'int', 'Maximum simultaneous connections (0 = unlimited)'),
   k('config', 'rpc', 'max_subscription_clients', ['rpc', 'maxSubscriptionClients'], 'int', 'Maximum number of unique clientIDs that can /subscribe'),
-  k('config', 'rpc', 'max_subscriptions_per_client', ['rpc', 'maxSubscriptionsPerClient'], 'int', 'Maximum number of unique queries a client can /subscribe to'),
+  k(
+    'config',
+    'rpc',
+    'max_subscriptions_per_client',
+    ['rpc', 'maxSubscriptionsPerClient'],
+    'int',
+    'Maximum number of unique queries a client can /subscribe to',
+  ),
   k('config', 'rpc', 'experimental_subscription_buffer_size', ['rpc', 'experimentalSubscriptionBufferSize'], 'int', 'Events buffered per subscription'),
-  k('config', 'rpc', 'experimental_websocket_write_buffer_size', ['rpc', 'experimentalWebsocketWriteBufferSize'], 'int', 'Messages buffered per WebSocket connection'),
-  k('config', 'rpc', 'experimental_websocket_write_buffer_bytes', ['rpc', 'experimentalWebsocketWriteBufferBytes'], 'int', 'Bytes queued for a WebSocket client before it is closed as slow (1008)'),
+  k(
+    'config',
+    'rpc',
+    'experimental_websocket_write_buffer_size',
+    ['rpc', 'experimentalWebsocketWriteBufferSize'],
+    'int',
+    'Messages buffered per WebSocket connection',
+  ),
+  k(
+    'config',
+    'rpc',
+    'experimental_websocket_write_buffer_bytes',
+    ['rpc', 'experimentalWebsocketWriteBufferBytes'],
+    'int',
+    'Bytes queued for a WebSocket client before it is closed as slow (1008)',
+  ),
   k('config', 'rpc', 'experimental_close_on_slow_client', ['rpc', 'experimentalCloseOnSlowClient'], 'bool', 'Close a WebSocket client that cannot keep up'),
-  k('config', 'rpc', 'timeout_broadcast_tx_commit', ['rpc', 'timeoutBroadcastTxCommitMs'], 'duration', 'How long broadcast_tx_commit waits for a tx to be committed'),
+  k(
+    'config',
+    'rpc',
+    'timeout_broadcast_tx_commit',
+    ['rpc', 'timeoutBroadcastTxCommitMs'],
+    'duration',
+    'How long broadcast_tx_commit waits for a tx to be committed',
+  ),
   k('config', 'rpc', 'max_request_batch_size', ['rpc', 'maxRequestBatchSize'], 'int', 'Maximum number of requests in a batch'),
   k('config', 'rpc', 'max_body_bytes', ['rpc', 'maxBodyBytes'], 'int', 'Maximum size of a request body, in bytes'),
   k('config', 'rpc', 'max_header_bytes', ['rpc', 'maxHeaderBytes'], 'int', 'Maximum size of request headers, in bytes'),
-  k('config', 'rpc', 'max_url_bytes', ['rpc', 'maxUrlBytes'], 'int', 'Maximum size of a request target (path and query), in bytes (larger: 414; Chainlet\'s addition)'),
+  k(
+    'config',
+    'rpc',
+    'max_url_bytes',
+    ['rpc', 'maxUrlBytes'],
+    'int',
+    "Maximum size of a request target (path and query), in bytes (larger: 414; Chainlet's addition)",
+  ),
   k('config', 'rpc', 'max_json_depth', ['rpc', 'maxJsonDepth'], 'int', 'Deepest nesting of arrays/objects in a JSON-RPC request (0 = no limit)'),
   k('config', 'consensus', 'timeout_propose', ['consensus', 'timeoutProposeMs'], 'duration', 'How long to wait for a proposal block'),
   k('config', 'consensus', 'timeout_propose_delta', ['consensus', 'timeoutProposeDeltaMs'], 'duration', 'Increase of timeout_propose per round'),
   k('config', 'consensus', 'timeout_prevote', ['consensus', 'timeoutPrevoteMs'], 'duration', 'How long to wait after receiving +2/3 prevotes for anything'),
   k('config', 'consensus', 'timeout_prevote_delta', ['consensus', 'timeoutPrevoteDeltaMs'], 'duration', 'Increase of timeout_prevote per round'),
-  k('config', 'consensus', 'timeout_precommit', ['consensus', 'timeoutPrecommitMs'], 'duration', 'How long to wait after receiving +2/3 precommits for anything'),
+  k(
+    'config',
+    'consensus',
+    'timeout_precommit',
+    ['consensus', 'timeoutPrecommitMs'],
+    'duration',
+    'How long to wait after receiving +2/3 precommits for anything',
+  ),
   k('config', 'consensus', 'timeout_precommit_delta', ['consensus', 'timeoutPrecommitDeltaMs'], 'duration', 'Increase of timeout_precommit per round'),
-  k('config', 'consensus', 'timeout_commit', ['consensus', 'timeoutCommitMs'], 'duration', 'Pause after a commit before the next height (interval mode: the block time)'),
+  k(
+    'config',
+    'consensus',
+    'timeout_commit',
+    ['consensus', 'timeoutCommitMs'],
+    'duration',
+    'Pause after a commit before the next height (interval mode: the block time)',
+  ),
   k('config', 'consensus', 'skip_timeout_commit', ['consensus', 'skipTimeoutCommit'], 'bool', 'Make progress as soon as all precommits are in'),
   k('config', 'consensus', 'create_empty_blocks', ['consensus', 'createEmptyBlocks'], 'bool', 'Produce blocks when there are no txs'),
-  k('config', 'consensus', 'create_empty_blocks_interval', ['consensus', 'createEmptyBlocksIntervalMs'], 'duration', 'Interval between empty blocks when create_empty_blocks is true'),
-  k('config', 'consensus', 'mode', ['consensus', 'mode'], 'string', 'Chainlet block production: automine | interval | manual', { choices: ['automine', 'interval', 'manual'] }),
+  k(
+    'config',
+    'consensus',
+    'create_empty_blocks_interval',
+    ['consensus', 'createEmptyBlocksIntervalMs'],
+    'duration',
+    'Interval between empty blocks when create_empty_blocks is true',
+  ),
+  k('config', 'consensus', 'mode', ['consensus', 'mode'], 'string', 'Chainlet block production: automine | interval | manual', {
+    choices: ['automine', 'interval', 'manual'],
+  }),
   k('config', 'mempool', 'recheck', ['mempool', 'recheck'], 'bool', 'Recheck the remaining txs after every block'),
   k('config', 'mempool', 'size', ['mempool', 'size'], 'int', 'Maximum number of txs in the mempool'),
   k('config', 'mempool', 'max_txs_bytes', ['mempool', 'maxTxsBytes'], 'int', 'Maximum total size of all txs in the mempool'),
@@ -83,18 +143,63 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('config', 'mempool', 'global_queue', ['mempool', 'globalQueue'], 'int', "Maximum queued txs of all senders (geth's txpool.globalqueue)"),
   k('config', 'tx_index', 'indexer', ['txIndex', 'indexer'], 'string', 'kv | null', { choices: ['kv', 'null'] }),
   k('config', 'instrumentation', 'prometheus', ['instrumentation', 'prometheus'], 'bool', 'Serve Prometheus metrics at prometheus_listen_addr/metrics'),
-  k('config', 'instrumentation', 'prometheus_listen_addr', ['instrumentation', 'prometheusListenAddr'], 'string', 'Address of the Prometheus metrics server (":26660" = 127.0.0.1:26660)', address),
-  k('config', 'instrumentation', 'max_open_connections', ['instrumentation', 'maxOpenConnections'], 'int', 'Maximum simultaneous connections to the metrics server (0 = unlimited)'),
+  k(
+    'config',
+    'instrumentation',
+    'prometheus_listen_addr',
+    ['instrumentation', 'prometheusListenAddr'],
+    'string',
+    'Address of the Prometheus metrics server (":26660" = 127.0.0.1:26660)',
+    address,
+  ),
+  k(
+    'config',
+    'instrumentation',
+    'max_open_connections',
+    ['instrumentation', 'maxOpenConnections'],
+    'int',
+    'Maximum simultaneous connections to the metrics server (0 = unlimited)',
+  ),
   k('config', 'instrumentation', 'namespace', ['instrumentation', 'namespace'], 'string', 'Prefix of every metric name'),
-  k('config', 'instrumentation', 'max_body_bytes', ['instrumentation', 'maxBodyBytes'], 'int', 'Maximum size of a request body to the metrics server, in bytes (larger: 413)'),
-  k('config', 'instrumentation', 'max_header_bytes', ['instrumentation', 'maxHeaderBytes'], 'int', 'Maximum size of request headers to the metrics server, in bytes (larger: 431)'),
-  k('config', 'instrumentation', 'max_url_bytes', ['instrumentation', 'maxUrlBytes'], 'int', 'Maximum size of a request target to the metrics server, in bytes (larger: 414)'),
+  k(
+    'config',
+    'instrumentation',
+    'max_body_bytes',
+    ['instrumentation', 'maxBodyBytes'],
+    'int',
+    'Maximum size of a request body to the metrics server, in bytes (larger: 413)',
+  ),
+  k(
+    'config',
+    'instrumentation',
+    'max_header_bytes',
+    ['instrumentation', 'maxHeaderBytes'],
+    'int',
+    'Maximum size of request headers to the metrics server, in bytes (larger: 431)',
+  ),
+  k(
+    'config',
+    'instrumentation',
+    'max_url_bytes',
+    ['instrumentation', 'maxUrlBytes'],
+    'int',
+    'Maximum size of a request target to the metrics server, in bytes (larger: 414)',
+  ),
   k('app', 'json-rpc', 'enable', ['jsonRpc', 'enable'], 'bool', 'Enable the Ethereum JSON-RPC server'),
   k('app', 'json-rpc', 'address', ['jsonRpc', 'address'], 'string', 'HTTP address', address),
   k('app', 'json-rpc', 'ws-address', ['jsonRpc', 'wsAddress'], 'string', 'WebSocket address', address),
-  k('app', 'json-rpc', 'api', ['jsonRpc', 'api'], 'list', 'Enabled namespaces: eth,web3,net,txpool,debug,personal,admin,miner', { choices: JSON_RPC_NAMESPACES }),
-  k('app', 'json-rpc', 'gas-cap', ['jsonRpc', 'gasCap'], 'bigint', 'Gas cap for eth_call, eth_estimateGas and the routing API\'s ERC-20 reads (0 = no cap); alias rpc-gas-cap'),
-  k('app', 'json-rpc', 'evm-timeout', ['jsonRpc', 'evmTimeoutMs'], 'duration', 'Timeout for eth_call, eth_estimateGas and the routing API\'s ERC-20 reads'),
+  k('app', 'json-rpc', 'api', ['jsonRpc', 'api'], 'list', 'Enabled namespaces: eth,web3,net,txpool,debug,personal,admin,miner', {
+    choices: JSON_RPC_NAMESPACES,
+  }),
+  k(
+    'app',
+    'json-rpc',
+    'gas-cap',
+    ['jsonRpc', 'gasCap'],
+    'bigint',
+    "Gas cap for eth_call, eth_estimateGas and the routing API's ERC-20 reads (0 = no cap); alias rpc-gas-cap",
+  ),
+  k('app', 'json-rpc', 'evm-timeout', ['jsonRpc', 'evmTimeoutMs'], 'duration', "Timeout for eth_call, eth_estimateGas and the routing API's ERC-20 reads"),
   k('app', 'json-rpc', 'txfee-cap', ['jsonRpc', 'txFeeCap'], 'int', 'Fee cap (in whole tokens) for eth_sendTransaction'),
   k('app', 'json-rpc', 'filter-cap', ['jsonRpc', 'filterCap'], 'int', 'Maximum number of installed filters'),
   k('app', 'json-rpc', 'filter-timeout', ['jsonRpc', 'filterTimeoutMs'], 'duration', 'Idle filters expire after this'),
@@ -110,11 +215,39 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('app', 'json-rpc', 'batch-response-max-size', ['jsonRpc', 'batchResponseMaxSize'], 'int', 'Maximum size of a batch response, in bytes'),
   k('app', 'json-rpc', 'enable-profiling', ['jsonRpc', 'enableProfiling'], 'bool', 'Enable the debug profiling methods'),
   k('app', 'json-rpc', 'ws-origins', ['jsonRpc', 'wsOrigins'], 'list', 'Allowed WebSocket origins'),
-  k('app', 'json-rpc', 'ws-write-buffer-bytes', ['jsonRpc', 'wsWriteBufferBytes'], 'int', 'Bytes queued for a WebSocket client before it is closed as slow (1008)'),
-  k('app', 'json-rpc', 'http-corsdomain', ['jsonRpc', 'httpCorsDomain'], 'list', 'Origins allowed cross-origin HTTP requests ("*" = any; empty = none; devnet default "*", a home\'s none)'),
-  k('app', 'json-rpc', 'client-version', ['jsonRpc', 'clientVersion'], 'string', 'web3_clientVersion answer; empty: "anvil-compatible Chainlet/…" when devnet control is on (so Hardhat and Foundry tools accept the devnet), else "Chainlet/…"'),
+  k(
+    'app',
+    'json-rpc',
+    'ws-write-buffer-bytes',
+    ['jsonRpc', 'wsWriteBufferBytes'],
+    'int',
+    'Bytes queued for a WebSocket client before it is closed as slow (1008)',
+  ),
+  k(
+    'app',
+    'json-rpc',
+    'http-corsdomain',
+    ['jsonRpc', 'httpCorsDomain'],
+    'list',
+    'Origins allowed cross-origin HTTP requests ("*" = any; empty = none; devnet default "*", a home\'s none)',
+  ),
+  k(
+    'app',
+    'json-rpc',
+    'client-version',
+    ['jsonRpc', 'clientVersion'],
+    'string',
+    'web3_clientVersion answer; empty: "anvil-compatible Chainlet/…" when devnet control is on (so Hardhat and Foundry tools accept the devnet), else "Chainlet/…"',
+  ),
   k('app', 'json-rpc', 'http-body-limit', ['jsonRpc', 'maxBodyBytes'], 'int', 'Maximum request body size, in bytes'),
-  k('app', 'json-rpc', 'max-header-bytes', ['jsonRpc', 'maxHeaderBytes'], 'int', 'Maximum size of request headers (HTTP and WebSocket upgrade), in bytes (larger: 431)'),
+  k(
+    'app',
+    'json-rpc',
+    'max-header-bytes',
+    ['jsonRpc', 'maxHeaderBytes'],
+    'int',
+    'Maximum size of request headers (HTTP and WebSocket upgrade), in bytes (larger: 431)',
+  ),
   k('app', 'json-rpc', 'max-url-bytes', ['jsonRpc', 'maxUrlBytes'], 'int', 'Maximum size of a request target (path and query), in bytes (larger: 414)'),
   k('app', 'json-rpc', 'max-json-depth', ['jsonRpc', 'maxJsonDepth'], 'int', 'Deepest nesting of arrays/objects in a JSON-RPC request (0 = no limit)'),
   k('app', 'routing', 'enable', ['routing', 'enable'], 'bool', 'Enable the routing API'),
@@ -125,22 +258,73 @@ export const CONFIG_KEYS: readonly ConfigKey[] = Object.freeze([
   k('app', 'routing', 'stalled-timeout', ['routing', 'stalledTimeoutMs'], 'duration', 'A pending tx that makes no progress is abandoned after this'),
   k('app', 'routing', 'prices', ['routing', 'prices'], 'map', 'USD price per display unit, by denom or contract address'),
   k('app', 'routing', 'public-url', ['routing', 'publicUrl'], 'string', 'Base URL used in explorer links (default: the listen address)'),
-  k('app', 'routing', 'cors-allowed-origins', ['routing', 'corsAllowedOrigins'], 'list', 'Origins allowed cross-origin requests ("*" = any; empty = none; devnet default "*", a home\'s none)'),
-  k('app', 'routing', 'erc20-tokens', ['routing', 'erc20Tokens'], 'list', 'ERC20 contracts /v2/fungible/assets lists (besides those seen moving on chain)', { hexAddresses: true }),
-  k('app', 'routing', 'max-json-depth', ['routing', 'maxJsonDepth'], 'int', 'Deepest nesting of arrays/objects in a request body, explorer proxies included (0 = no limit)'),
-  k('app', 'routing', 'max-header-bytes', ['routing', 'maxHeaderBytes'], 'int', 'Maximum size of request headers to the routing API and explorer, in bytes (larger: 431)'),
-  k('app', 'routing', 'max-url-bytes', ['routing', 'maxUrlBytes'], 'int', 'Maximum size of a request target to the routing API and explorer, in bytes (larger: 414)'),
+  k(
+    'app',
+    'routing',
+    'cors-allowed-origins',
+    ['routing', 'corsAllowedOrigins'],
+    'list',
+    'Origins allowed cross-origin requests ("*" = any; empty = none; devnet default "*", a home\'s none)',
+  ),
+  k('app', 'routing', 'erc20-tokens', ['routing', 'erc20Tokens'], 'list', 'ERC20 contracts /v2/fungible/assets lists (besides those seen moving on chain)', {
+    hexAddresses: true,
+  }),
+  k(
+    'app',
+    'routing',
+    'max-json-depth',
+    ['routing', 'maxJsonDepth'],
+    'int',
+    'Deepest nesting of arrays/objects in a request body, explorer proxies included (0 = no limit)',
+  ),
+  k(
+    'app',
+    'routing',
+    'max-header-bytes',
+    ['routing', 'maxHeaderBytes'],
+    'int',
+    'Maximum size of request headers to the routing API and explorer, in bytes (larger: 431)',
+  ),
+  k(
+    'app',
+    'routing',
+    'max-url-bytes',
+    ['routing', 'maxUrlBytes'],
+    'int',
+    'Maximum size of a request target to the routing API and explorer, in bytes (larger: 414)',
+  ),
   k('app', 'evm', 'min-gas-price', ['evm', 'minGasPrice'], 'bigint', 'Minimum gas price (wei) accepted by the mempool'),
   k('app', 'evm', 'devnet', ['evm', 'devnet'], 'bool', 'Enable devnet control methods (evm_*, anvil_*, hardhat_*)'),
-  k('app', 'evm', 'max-mine-blocks', ['evm', 'maxMineBlocks'], 'int', 'Most blocks one anvil_mine / hardhat_mine / evm_mine call may mine (larger counts get -32602; 0 = no cap)'),
+  k(
+    'app',
+    'evm',
+    'max-mine-blocks',
+    ['evm', 'maxMineBlocks'],
+    'int',
+    'Most blocks one anvil_mine / hardhat_mine / evm_mine call may mine (larger counts get -32602; 0 = no cap)',
+  ),
   k('app', 'svm', 'max-records', ['svm', 'maxRecords'], 'int', 'SVM chain: tx records kept for getTransaction, statuses and getSignaturesForAddress'),
   k('app', 'svm', 'max-blocks', ['svm', 'maxBlocks'], 'int', 'SVM chain: blocks (closed slots) kept for getBlock and getBlocks; older ones answer -32001'),
   k('app', 'svm', 'max-journal-bytes', ['svm', 'maxJournalBytes'], 'int', 'SVM chain on a home: journal size that folds it into a new snapshot'),
-  k('app', 'svm', 'cors-allowed-origins', ['svm', 'corsAllowedOrigins'], 'list', 'Origins allowed cross-origin requests to the Solana RPC ("*" = any; empty = none; devnet default "*", a home\'s none)'),
+  k(
+    'app',
+    'svm',
+    'cors-allowed-origins',
+    ['svm', 'corsAllowedOrigins'],
+    'list',
+    'Origins allowed cross-origin requests to the Solana RPC ("*" = any; empty = none; devnet default "*", a home\'s none)',
+  ),
   k('app', 'svm', 'max-body-bytes', ['svm', 'maxBodyBytes'], 'int', 'Maximum size of a Solana RPC request body or WebSocket message, in bytes (larger: 413)'),
   k('app', 'svm', 'max-header-bytes', ['svm', 'maxHeaderBytes'], 'int', 'Maximum size of Solana RPC request headers, in bytes (larger: 431)'),
   k('app', 'svm', 'max-url-bytes', ['svm', 'maxUrlBytes'], 'int', 'Maximum size of a Solana RPC request target, in bytes (larger: 414)'),
-  k('app', 'svm', 'ws-write-buffer-bytes', ['svm', 'wsWriteBufferBytes'], 'int', 'Bytes queued for a Solana WebSocket client before it is closed as slow (1008)'),
+  k(
+    'app',
+    'svm',
+    'ws-write-buffer-bytes',
+    ['svm', 'wsWriteBufferBytes'],
+    'int',
+    'Bytes queued for a Solana WebSocket client before it is closed as slow (1008)',
+  ),
 ]);
 
 /** Parses Go-style durations ("1s", "10ms", "2m0s", "1h30m") or bare numbers (milliseconds). */
@@ -172,7 +356,8 @@ export function formatDuration(ms: number): string {
 export function describeAccepted(key: ConfigKey): string {
   if (key.choices) return key.kind === 'list' ? `a comma-separated list of ${key.choices.join(', ')}` : `one of ${key.choices.join(', ')}`;
   if (key.hexAddresses) return 'a comma-separated list of 0x addresses, 40 hex digits each';
-  if (key.address) return `a listen address host:port (port 0-65535), e.g. 127.0.0.1:8545 or tcp://0.0.0.0:26657${key.address === 'or-empty' ? ' ("" turns the server off)' : ''}`;
+  if (key.address)
+    return `a listen address host:port (port 0-65535), e.g. 127.0.0.1:8545 or tcp://0.0.0.0:26657${key.address === 'or-empty' ? ' ("" turns the server off)' : ''}`;
   switch (key.kind) {
     case 'string':
       return 'a string';
@@ -237,7 +422,8 @@ function convert(key: ConfigKey, raw: unknown): unknown {
     case 'string':
       return typeof raw === 'string' ? raw : fail();
     case 'int': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+      const n =
+        typeof raw === 'number' ? raw : typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
       return Number.isSafeInteger(n) ? n : fail();
     }
     case 'bigint':
@@ -258,14 +444,23 @@ function convert(key: ConfigKey, raw: unknown): unknown {
       }
     case 'list':
       if (Array.isArray(raw)) return raw.map(String);
-      if (typeof raw === 'string') return raw === '' ? [] : raw.split(',').map((s) => s.trim()).filter(Boolean);
+      if (typeof raw === 'string')
+        return raw === ''
+          ? []
+          : raw
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean);
       return fail();
     case 'map':
       if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
         return Object.fromEntries(Object.entries(raw as Record<string, unknown>).map(([a, b]) => [a, String(b)]));
       }
       if (typeof raw === 'string') {
-        const pairs = raw.split(',').filter(Boolean).map((kv) => kv.split('=').map((s) => s.trim()));
+        const pairs = raw
+          .split(',')
+          .filter(Boolean)
+          .map((kv) => kv.split('=').map((s) => s.trim()));
         if (pairs.some((p) => p.length !== 2 || p[0] === '')) fail();
         return Object.fromEntries(pairs as [string, string][]);
       }

@@ -64,7 +64,13 @@ export class BlockExecutor {
   constructor(private readonly d: BlockExecutorDeps) {}
 
   /** Builds the proposal for `height` from the mempool through the app's PrepareProposal. */
-  async createProposalBlock(state: ChainState, height: number, lastCommit: Commit, proposer: Uint8Array, time: Timestamp): Promise<{ block: Block; blockId: BlockID; size: number }> {
+  async createProposalBlock(
+    state: ChainState,
+    height: number,
+    lastCommit: Commit,
+    proposer: Uint8Array,
+    time: Timestamp,
+  ): Promise<{ block: Block; blockId: BlockID; size: number }> {
     const params = state.consensusParams;
     const maxBytes = maxDataBytes(params.block.maxBytes, state.validators.size());
     const txs = this.d.mempool.reapMaxBytesMaxGas(maxBytes, params.block.maxGas);
@@ -128,7 +134,11 @@ export class BlockExecutor {
       const block = await this.d.blockStore.loadBlock(height);
       const res = await this.d.stateStore.loadFinalizeBlockResponse(height);
       if (!block || !res) continue;
-      this.d.indexer.enqueue(height, block.data.txs.map((tx, index) => ({ height, index, tx, result: res.txResults[index]! })), res.events);
+      this.d.indexer.enqueue(
+        height,
+        block.data.txs.map((tx, index) => ({ height, index, tx, result: res.txResults[index]! })),
+        res.events,
+      );
     }
     await this.d.indexer.flush();
   }
@@ -158,7 +168,9 @@ export class BlockExecutor {
     });
     observe?.(performance.now() - start);
     if (res.txResults.length !== block.data.txs.length) {
-      throw new InvalidBlockError(`expected tx results length to match size of transactions in block. Expected ${block.data.txs.length}, got ${res.txResults.length}`);
+      throw new InvalidBlockError(
+        `expected tx results length to match size of transactions in block. Expected ${block.data.txs.length}, got ${res.txResults.length}`,
+      );
     }
     // Saved before Commit so that a crash after the app commits can be recovered without re-execution.
     await this.d.stateStore.saveFinalizeBlockResponse(h.height, res);

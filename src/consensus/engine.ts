@@ -133,7 +133,11 @@ export class ConsensusEngine {
     if (!v) throw new ValidatorIndexError(index, this.d.validators.length);
     if (v.online === online) return;
     v.online = online;
-    this.d.eventBus.publish(online ? 'ValidatorOnline' : 'ValidatorOffline', { address: v.address, height: this.state.lastBlockHeight + 1, reason: `validator ${index} ${online ? 'back online' : 'taken offline'}` });
+    this.d.eventBus.publish(online ? 'ValidatorOnline' : 'ValidatorOffline', {
+      address: v.address,
+      height: this.state.lastBlockHeight + 1,
+      reason: `validator ${index} ${online ? 'back online' : 'taken offline'}`,
+    });
     this.d.logger.info({ validator: index, online }, online ? 'validator back online' : 'validator taken offline');
     this.waker.wake();
   }
@@ -289,7 +293,8 @@ export class ConsensusEngine {
    */
   pendingBlockTime(): Timestamp {
     const interval = this.timestampIntervalMs;
-    const fixedStep = interval !== undefined && this.state.lastBlockHeight > 0 ? timestampFromMs(timestampToMs(this.state.lastBlockTime) + interval) : undefined;
+    const fixedStep =
+      interval !== undefined && this.state.lastBlockHeight > 0 ? timestampFromMs(timestampToMs(this.state.lastBlockTime) + interval) : undefined;
     const wanted = this.nextTime ?? fixedStep ?? this.now();
     const min = timestampToMs(this.state.lastBlockTime) + 1;
     return this.state.lastBlockHeight === 0 || compareTime(wanted, this.state.lastBlockTime) > 0 ? wanted : timestampFromMs(min);
@@ -310,7 +315,12 @@ export class ConsensusEngine {
       if (this.stopped) throw new NodeStoppedError();
       const vals = round === 0 ? state.validators : state.validators.copyIncrementProposerPriority(round);
       const proposerVal = vals.proposer;
-      this.publish('NewRound', { height, round, step: 'RoundStepNewRound', proposer: { address: proposerVal.address, index: vals.getByAddress(proposerVal.address)!.index } });
+      this.publish('NewRound', {
+        height,
+        round,
+        step: 'RoundStepNewRound',
+        proposer: { address: proposerVal.address, index: vals.getByAddress(proposerVal.address)!.index },
+      });
 
       // ── PROPOSE ──
       const proposer = this.local(proposerVal.address);
@@ -379,8 +389,14 @@ export class ConsensusEngine {
       if (!this.halted) {
         this.halted = true;
         const online = set.power();
-        this.d.logger.warn({ height: set.height, round: set.round, online, total: vals.totalVotingPower() }, 'chain halted: online voting power is not more than 2/3');
-        this.publish('ChainHalted', { height: set.height, reason: `online voting power ${online} of ${vals.totalVotingPower()} is not more than 2/3 (round ${set.round})` });
+        this.d.logger.warn(
+          { height: set.height, round: set.round, online, total: vals.totalVotingPower() },
+          'chain halted: online voting power is not more than 2/3',
+        );
+        this.publish('ChainHalted', {
+          height: set.height,
+          reason: `online voting power ${online} of ${vals.totalVotingPower()} is not more than 2/3 (round ${set.round})`,
+        });
       }
       await this.waker.wait();
       if (this.stopped) throw new NodeStoppedError();

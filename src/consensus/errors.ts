@@ -26,7 +26,10 @@ export class InvalidBlockError extends ConsensusError {
 
 export class ValidatorIndexError extends ConsensusError {
   override name = 'ValidatorIndexError';
-  constructor(readonly index: number, readonly size: number) {
+  constructor(
+    readonly index: number,
+    readonly size: number,
+  ) {
     super(`validator index ${index} out of range: the set has ${size} validators`);
   }
 }

@@ -31,7 +31,13 @@ describe('flattenEvents', () => {
       transfer('a'),
       transfer('b'),
       { type: '', attributes: [{ key: 'x', value: '1', index: true }] },
-      { type: 'm', attributes: [{ key: '', value: '2', index: true }, { key: 'k', value: '3', index: false }] },
+      {
+        type: 'm',
+        attributes: [
+          { key: '', value: '2', index: true },
+          { key: 'k', value: '3', index: false },
+        ],
+      },
     ];
     expect(flattenEvents(events)).toEqual({
       'transfer.sender': ['a', 'b'],

@@ -10,13 +10,7 @@
  * without it, and the message's `events` is built when first read (a WebSocket subscriber's
  * envelope reads it; the relayer's and the packet index's listeners never do).
  */
-import {
-  AlreadySubscribedError,
-  CANCEL_NODE_EXITED,
-  CANCEL_UNSUBSCRIBED,
-  EventBusClosedError,
-  SubscriptionNotFoundError,
-} from './errors.js';
+import { AlreadySubscribedError, CANCEL_NODE_EXITED, CANCEL_UNSUBSCRIBED, EventBusClosedError, SubscriptionNotFoundError } from './errors.js';
 import { toHexUpper } from '../crypto/encoding.js';
 import { txHash } from '../types/txs.js';
 import { appendEvent, flattenEvents } from './flatten.js';

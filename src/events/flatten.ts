@@ -5,10 +5,7 @@
  */
 import type { AbciEvent } from '../abci/types.js';
 
-export function flattenEvents(
-  abciEvents: readonly AbciEvent[],
-  into: Record<string, string[]> = {},
-): Record<string, string[]> {
+export function flattenEvents(abciEvents: readonly AbciEvent[], into: Record<string, string[]> = {}): Record<string, string[]> {
   for (const event of abciEvents) {
     if (event.type === '') continue;
     for (const attr of event.attributes) {

@@ -30,13 +30,7 @@ export class Subscription implements AsyncIterable<EventMessage> {
   private readonly detach: (sub: Subscription) => void;
 
   /** @internal Created by EventBus.subscribe; `detach` removes it from the bus on cancel. */
-  constructor(args: {
-    id: string;
-    subscriber: string;
-    query: Query;
-    bufferSize: number;
-    detach: (sub: Subscription) => void;
-  }) {
+  constructor(args: { id: string; subscriber: string; query: Query; bufferSize: number; detach: (sub: Subscription) => void }) {
     this.id = args.id;
     this.subscriber = args.subscriber;
     this.query = args.query;

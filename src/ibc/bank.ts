@@ -75,7 +75,11 @@ export class MultiDenomBank {
 
   private async sub(address: Uint8Array, coin: Coin): Promise<void> {
     const have = await this.balance(address, coin.denom);
-    if (have < coin.amount) throw new CosmosTxError(SdkCode.InsufficientFunds, `spendable balance ${have}${coin.denom} is smaller than ${coin.amount}${coin.denom}: insufficient funds`);
+    if (have < coin.amount)
+      throw new CosmosTxError(
+        SdkCode.InsufficientFunds,
+        `spendable balance ${have}${coin.denom} is smaller than ${coin.amount}${coin.denom}: insufficient funds`,
+      );
     await this.set(address, coin.denom, have - coin.amount);
   }
 

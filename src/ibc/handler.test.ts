@@ -59,18 +59,41 @@ function context(nowNs: bigint): IbcExecContext {
   const store = new IbcStore();
   const native = new Map<string, bigint>();
   const hex = (x: Uint8Array) => Buffer.from(x).toString('hex');
-  const bank = new MultiDenomBank(store, { getBalance: async (x) => native.get(hex(x)) ?? 0n, setBalance: async (x, v) => void native.set(hex(x), v) }, 'stake', 'cosmos');
+  const bank = new MultiDenomBank(
+    store,
+    { getBalance: async (x) => native.get(hex(x)) ?? 0n, setBalance: async (x, v) => void native.set(hex(x), v) },
+    'stake',
+    'cosmos',
+  );
   const none = async () => undefined;
-  return { store, bank, chainId: 'host-1', bech32Prefix: 'cosmos', height: 100, timeNs: nowNs, gas: () => undefined, cache: { checkpoint: none, commit: none, revert: none } };
+  return {
+    store,
+    bank,
+    chainId: 'host-1',
+    bech32Prefix: 'cosmos',
+    height: 100,
+    timeNs: nowNs,
+    gas: () => undefined,
+    cache: { checkpoint: none, commit: none, revert: none },
+  };
 }
 
 /** A client of the twin chain trusting A's header at `h` (or a consensus state given). */
 async function withClient(ctx: IbcExecContext, h = 2, consensus?: Parameters<typeof consensusStateOf>[0]): Promise<void> {
-  await runIbcMsg({ kind: 'createClient', m: { clientState: clientStateOf(CP_CHAIN, BigInt(h)), consensusState: consensusStateOf(consensus ?? (await headerAt(a, h))), signer: SIGNER } }, ctx);
+  await runIbcMsg(
+    {
+      kind: 'createClient',
+      m: { clientState: clientStateOf(CP_CHAIN, BigInt(h)), consensusState: consensusStateOf(consensus ?? (await headerAt(a, h))), signer: SIGNER },
+    },
+    ctx,
+  );
 }
 
 async function failure(p: Promise<unknown>): Promise<{ code: number; codespace: string; log: string }> {
-  const e = (await p.then(() => undefined, (x: unknown) => x)) as { code: number; codespace: string; log: string } | undefined;
+  const e = (await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  )) as { code: number; codespace: string; log: string } | undefined;
   expect(e, 'expected the message to fail').toBeDefined();
   return { code: e!.code, codespace: e!.codespace, log: e!.log };
 }
@@ -105,17 +128,29 @@ describe('MsgUpdateClient on a 07-tendermint client', () => {
     expect(r.events.map((e) => e.type)).not.toContain('update_client');
     expect(ctx.store.get(hostKeys.consensusState('07-tendermint-0', 1n, 4n))).toEqual(before);
     expect(clientState(ctx).frozenHeight).toEqual({ revisionNumber: 0n, revisionHeight: 1n });
-    expect(await failure(runIbcMsg(await update(a, 5, 4), ctx))).toEqual({ code: 29, codespace: 'client', log: 'cannot update client (07-tendermint-0) with status Frozen: client state is not active' });
+    expect(await failure(runIbcMsg(await update(a, 5, 4), ctx))).toEqual({
+      code: 29,
+      codespace: 'client',
+      log: 'cannot update client (07-tendermint-0) with status Frozen: client state is not active',
+    });
     openChannel(ctx);
     const p = packet();
     ctx.store.set(hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence), packetCommitment(p.timeoutTimestamp, 0n, 0n, p.data));
-    expect(await failure(runIbcMsg(ackMsg(p), ctx))).toEqual({ code: 29, codespace: 'client', log: 'client (07-tendermint-0) status is Frozen: client state is not active' });
+    expect(await failure(runIbcMsg(ackMsg(p), ctx))).toEqual({
+      code: 29,
+      codespace: 'client',
+      log: 'client (07-tendermint-0) status is Frozen: client state is not active',
+    });
   });
 
   it('refuses an update once the latest consensus state is older than the trusting period (expired)', async () => {
     const ctx = context((await timeOf(2)) + 14n * DAY_NS);
     await withClient(ctx);
-    expect(await failure(runIbcMsg(await update(a, 4, 2), ctx))).toEqual({ code: 29, codespace: 'client', log: 'cannot update client (07-tendermint-0) with status Expired: client state is not active' });
+    expect(await failure(runIbcMsg(await update(a, 4, 2), ctx))).toEqual({
+      code: 29,
+      codespace: 'client',
+      log: 'cannot update client (07-tendermint-0) with status Expired: client state is not active',
+    });
     ctx.timeNs -= 1n;
     expect((await runIbcMsg(await update(a, 4, 2), ctx)).events.map((e) => e.type)).toContain('update_client');
   });
@@ -143,20 +178,57 @@ describe('MsgUpdateClient on a 07-tendermint client', () => {
 // ---------------------------------------------------------------- packets
 
 function openChannel(ctx: IbcExecContext): void {
-  ctx.store.set(hostKeys.connection('connection-0'), ConnectionEnd.encode({ clientId: '07-tendermint-0', versions: [], state: ConnState.STATE_OPEN, counterparty: { clientId: '07-tendermint-3', connectionId: 'connection-3', prefix: { keyPrefix: new Uint8Array() } }, delayPeriod: 0n }).finish());
-  ctx.store.set(hostKeys.channel('transfer', 'channel-0'), Channel.encode({ state: ChanState.STATE_OPEN, ordering: Order.ORDER_UNORDERED, counterparty: { portId: 'transfer', channelId: 'channel-7' }, connectionHops: ['connection-0'], version: 'ics20-1' }).finish());
+  ctx.store.set(
+    hostKeys.connection('connection-0'),
+    ConnectionEnd.encode({
+      clientId: '07-tendermint-0',
+      versions: [],
+      state: ConnState.STATE_OPEN,
+      counterparty: { clientId: '07-tendermint-3', connectionId: 'connection-3', prefix: { keyPrefix: new Uint8Array() } },
+      delayPeriod: 0n,
+    }).finish(),
+  );
+  ctx.store.set(
+    hostKeys.channel('transfer', 'channel-0'),
+    Channel.encode({
+      state: ChanState.STATE_OPEN,
+      ordering: Order.ORDER_UNORDERED,
+      counterparty: { portId: 'transfer', channelId: 'channel-7' },
+      connectionHops: ['connection-0'],
+      version: 'ics20-1',
+    }).finish(),
+  );
 }
 
 function packet(over: Partial<Packet> = {}): Packet {
   const data = encodePacketData({ denom: 'stake', amount: '5', sender: SIGNER, receiver: 'them', memo: '' });
-  return { sequence: 1n, sourcePort: 'transfer', sourceChannel: 'channel-0', destinationPort: 'transfer', destinationChannel: 'channel-7', data, timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n }, timeoutTimestamp: 1n, ...over };
+  return {
+    sequence: 1n,
+    sourcePort: 'transfer',
+    sourceChannel: 'channel-0',
+    destinationPort: 'transfer',
+    destinationChannel: 'channel-7',
+    data,
+    timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
+    timeoutTimestamp: 1n,
+    ...over,
+  };
 }
 
-const ackMsg = (p: Packet): IbcMsg => ({ kind: 'acknowledgement', m: { packet: p, acknowledgement: successAck(), proofAcked: new Uint8Array(), proofHeight: { revisionNumber: 1n, revisionHeight: 2n }, signer: SIGNER } });
-const timeoutMsg = (p: Packet): IbcMsg => ({ kind: 'timeout', m: { packet: p, proofUnreceived: new Uint8Array(), proofHeight: { revisionNumber: 1n, revisionHeight: 2n }, nextSequenceRecv: 0n, signer: SIGNER } });
+const ackMsg = (p: Packet): IbcMsg => ({
+  kind: 'acknowledgement',
+  m: { packet: p, acknowledgement: successAck(), proofAcked: new Uint8Array(), proofHeight: { revisionNumber: 1n, revisionHeight: 2n }, signer: SIGNER },
+});
+const timeoutMsg = (p: Packet): IbcMsg => ({
+  kind: 'timeout',
+  m: { packet: p, proofUnreceived: new Uint8Array(), proofHeight: { revisionNumber: 1n, revisionHeight: 2n }, nextSequenceRecv: 0n, signer: SIGNER },
+});
 
 describe('acknowledgements and timeouts check the channel counterparty', () => {
-  for (const [name, msg] of [['MsgAcknowledgement', ackMsg], ['MsgTimeout', timeoutMsg]] as const) {
+  for (const [name, msg] of [
+    ['MsgAcknowledgement', ackMsg],
+    ['MsgTimeout', timeoutMsg],
+  ] as const) {
     it(`${name} of a packet sent to another port or channel than the counterparty's is refused`, async () => {
       const ctx = context((await timeOf(2)) + 1_000_000_000n);
       await withClient(ctx);

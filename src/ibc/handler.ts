@@ -74,7 +74,8 @@ const err = {
   clientNotFound: (id: string) => new CosmosTxError(5, `client not found: ${id}: light client not found`, 'client'),
   clientNotActive: (m: string) => new CosmosTxError(29, `${m}: client state is not active`, 'client'),
   invalidHeader: (m: string) => new CosmosTxError(21, `${m}: invalid client header`, 'client'),
-  consensusNotFound: (id: string, h: string) => new CosmosTxError(7, `consensus state not found for client ${id} at height ${h}: consensus state not found`, 'client'),
+  consensusNotFound: (id: string, h: string) =>
+    new CosmosTxError(7, `consensus state not found for client ${id} at height ${h}: consensus state not found`, 'client'),
   connectionNotFound: (id: string) => new CosmosTxError(3, `${id}: connection not found`, 'connection'),
   connectionState: (m: string) => new CosmosTxError(5, `${m}: invalid connection state`, 'connection'),
   channelNotFound: (port: string, ch: string) => new CosmosTxError(3, `port ID (${port}) channel ID (${ch}): channel not found`, 'channel'),
@@ -102,18 +103,46 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
     case 'connOpenInit': {
       const id = nextId(ctx, hostKeys.nextConnectionSequence, 'connection');
       requireClient(ctx, msg.m.clientId);
-      const end: ConnectionEnd = { clientId: msg.m.clientId, versions: [msg.m.version ?? { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }], state: ConnState.STATE_INIT, counterparty: msg.m.counterparty, delayPeriod: msg.m.delayPeriod };
+      const end: ConnectionEnd = {
+        clientId: msg.m.clientId,
+        versions: [msg.m.version ?? { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }],
+        state: ConnState.STATE_INIT,
+        counterparty: msg.m.counterparty,
+        delayPeriod: msg.m.delayPeriod,
+      };
       putConnection(ctx, id, end);
-      events.push(ev('connection_open_init', ['connection_id', id], ['client_id', msg.m.clientId], ['counterparty_client_id', msg.m.counterparty.clientId], ['counterparty_connection_id', msg.m.counterparty.connectionId]));
+      events.push(
+        ev(
+          'connection_open_init',
+          ['connection_id', id],
+          ['client_id', msg.m.clientId],
+          ['counterparty_client_id', msg.m.counterparty.clientId],
+          ['counterparty_connection_id', msg.m.counterparty.connectionId],
+        ),
+      );
       break;
     }
     case 'connOpenTry': {
       requireClient(ctx, msg.m.clientId);
       requireProofHeight(ctx, msg.m.clientId, msg.m.proofHeight);
       const id = nextId(ctx, hostKeys.nextConnectionSequence, 'connection');
-      const end: ConnectionEnd = { clientId: msg.m.clientId, versions: msg.m.counterpartyVersions.slice(0, 1), state: ConnState.STATE_TRYOPEN, counterparty: msg.m.counterparty, delayPeriod: msg.m.delayPeriod };
+      const end: ConnectionEnd = {
+        clientId: msg.m.clientId,
+        versions: msg.m.counterpartyVersions.slice(0, 1),
+        state: ConnState.STATE_TRYOPEN,
+        counterparty: msg.m.counterparty,
+        delayPeriod: msg.m.delayPeriod,
+      };
       putConnection(ctx, id, end);
-      events.push(ev('connection_open_try', ['connection_id', id], ['client_id', msg.m.clientId], ['counterparty_client_id', msg.m.counterparty.clientId], ['counterparty_connection_id', msg.m.counterparty.connectionId]));
+      events.push(
+        ev(
+          'connection_open_try',
+          ['connection_id', id],
+          ['client_id', msg.m.clientId],
+          ['counterparty_client_id', msg.m.counterparty.clientId],
+          ['counterparty_connection_id', msg.m.counterparty.connectionId],
+        ),
+      );
       break;
     }
     case 'connOpenAck': {
@@ -123,7 +152,15 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       end.state = ConnState.STATE_OPEN;
       end.counterparty = { ...end.counterparty, connectionId: msg.m.counterpartyConnectionId };
       putConnection(ctx, msg.m.connectionId, end);
-      events.push(ev('connection_open_ack', ['connection_id', msg.m.connectionId], ['client_id', end.clientId], ['counterparty_client_id', end.counterparty.clientId], ['counterparty_connection_id', msg.m.counterpartyConnectionId]));
+      events.push(
+        ev(
+          'connection_open_ack',
+          ['connection_id', msg.m.connectionId],
+          ['client_id', end.clientId],
+          ['counterparty_client_id', end.counterparty.clientId],
+          ['counterparty_connection_id', msg.m.counterpartyConnectionId],
+        ),
+      );
       break;
     }
     case 'connOpenConfirm': {
@@ -132,7 +169,15 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       requireProofHeight(ctx, end.clientId, msg.m.proofHeight);
       end.state = ConnState.STATE_OPEN;
       putConnection(ctx, msg.m.connectionId, end);
-      events.push(ev('connection_open_confirm', ['connection_id', msg.m.connectionId], ['client_id', end.clientId], ['counterparty_client_id', end.counterparty.clientId], ['counterparty_connection_id', end.counterparty.connectionId]));
+      events.push(
+        ev(
+          'connection_open_confirm',
+          ['connection_id', msg.m.connectionId],
+          ['client_id', end.clientId],
+          ['counterparty_client_id', end.counterparty.clientId],
+          ['counterparty_connection_id', end.counterparty.connectionId],
+        ),
+      );
       break;
     }
     case 'chanOpenInit':
@@ -151,7 +196,17 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       setSeq(ctx, hostKeys.nextSequenceSend(portId, id), 1n);
       setSeq(ctx, hostKeys.nextSequenceRecv(portId, id), 1n);
       setSeq(ctx, hostKeys.nextSequenceAck(portId, id), 1n);
-      events.push(ev(msg.kind === 'chanOpenInit' ? 'channel_open_init' : 'channel_open_try', ['port_id', portId], ['channel_id', id], ['counterparty_port_id', channel.counterparty.portId], ['counterparty_channel_id', channel.counterparty.channelId], ['connection_id', channel.connectionHops[0]!], ['version', ICS20_VERSION]));
+      events.push(
+        ev(
+          msg.kind === 'chanOpenInit' ? 'channel_open_init' : 'channel_open_try',
+          ['port_id', portId],
+          ['channel_id', id],
+          ['counterparty_port_id', channel.counterparty.portId],
+          ['counterparty_channel_id', channel.counterparty.channelId],
+          ['connection_id', channel.connectionHops[0]!],
+          ['version', ICS20_VERSION],
+        ),
+      );
       response = { channelId: id, version: ICS20_VERSION };
       break;
     }
@@ -169,7 +224,16 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
         end.counterparty = { ...end.counterparty, channelId: msg.m.counterpartyChannelId };
       }
       putChannel(ctx, portId, channelId, end);
-      events.push(ev(msg.kind === 'chanOpenAck' ? 'channel_open_ack' : 'channel_open_confirm', ['port_id', portId], ['channel_id', channelId], ['counterparty_port_id', end.counterparty.portId], ['counterparty_channel_id', end.counterparty.channelId], ['connection_id', end.connectionHops[0]!]));
+      events.push(
+        ev(
+          msg.kind === 'chanOpenAck' ? 'channel_open_ack' : 'channel_open_confirm',
+          ['port_id', portId],
+          ['channel_id', channelId],
+          ['counterparty_port_id', end.counterparty.portId],
+          ['counterparty_channel_id', end.counterparty.channelId],
+          ['connection_id', end.connectionHops[0]!],
+        ),
+      );
       break;
     }
     case 'transfer':
@@ -185,7 +249,8 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       response = await timeoutPacket(ctx, msg.m.packet, msg.m.proofHeight, events);
       break;
   }
-  const module = msg.kind === 'transfer' ? undefined : msg.kind.endsWith('Client') ? 'ibc_client' : msg.kind.startsWith('conn') ? 'ibc_connection' : 'ibc_channel';
+  const module =
+    msg.kind === 'transfer' ? undefined : msg.kind.endsWith('Client') ? 'ibc_client' : msg.kind.startsWith('conn') ? 'ibc_connection' : 'ibc_channel';
   // Handshake events are followed by their module's message event (packet events add their own).
   if (module !== undefined && !['recvPacket', 'acknowledgement', 'timeout'].includes(msg.kind)) events.push(ev('message', ['module', module]));
   const codec = responseCodec(msg.kind);
@@ -195,8 +260,10 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
 // ---------------------------------------------------------------- 02-client
 
 function createClient(ctx: IbcExecContext, clientState: Any | undefined, consensusState: Any | undefined, events: AbciEvent[]): Record<string, unknown> {
-  if (!clientState || clientState.typeUrl !== '/ibc.lightclients.tendermint.v1.ClientState') throw err.invalidRequest(`client state must be a ${CLIENT_TYPE} ClientState`);
-  if (!consensusState || consensusState.typeUrl !== '/ibc.lightclients.tendermint.v1.ConsensusState') throw err.invalidRequest(`consensus state must be a ${CLIENT_TYPE} ConsensusState`);
+  if (!clientState || clientState.typeUrl !== '/ibc.lightclients.tendermint.v1.ClientState')
+    throw err.invalidRequest(`client state must be a ${CLIENT_TYPE} ClientState`);
+  if (!consensusState || consensusState.typeUrl !== '/ibc.lightclients.tendermint.v1.ConsensusState')
+    throw err.invalidRequest(`consensus state must be a ${CLIENT_TYPE} ConsensusState`);
   const cs = TmClientState.decode(clientState.value);
   TmConsensusState.decode(consensusState.value);
   if (cs.chainId === '' || cs.latestHeight.revisionHeight === 0n) throw err.invalidRequest('client state needs a chain id and a latest height');
@@ -228,8 +295,16 @@ function updateClient(ctx: IbcExecContext, clientId: string, message: Any | unde
   if (!trusted) throw err.consensusNotFound(clientId, `${header.trustedHeight.revisionNumber}-${header.trustedHeight.revisionHeight}`);
   let verified: ReturnType<typeof verifyTmHeader>;
   try {
-    const time = { trustedNs: consensusNs(trusted), trustingPeriodNs: durationNs(cs.trustingPeriod), maxClockDriftNs: durationNs(cs.maxClockDrift), nowNs: ctx.timeNs };
-    verified = verifyTmHeader({ chainId: cs.chainId, trustedNextValidatorsHash: trusted.nextValidatorsHash, latestHeight: header.trustedHeight.revisionHeight, time }, header);
+    const time = {
+      trustedNs: consensusNs(trusted),
+      trustingPeriodNs: durationNs(cs.trustingPeriod),
+      maxClockDriftNs: durationNs(cs.maxClockDrift),
+      nowNs: ctx.timeNs,
+    };
+    verified = verifyTmHeader(
+      { chainId: cs.chainId, trustedNextValidatorsHash: trusted.nextValidatorsHash, latestHeight: header.trustedHeight.revisionHeight, time },
+      header,
+    );
   } catch (e) {
     throw err.invalidHeader((e as Error).message);
   }
@@ -258,7 +333,11 @@ function updateClient(ctx: IbcExecContext, clientId: string, message: Any | unde
 }
 
 function putClientState(ctx: IbcExecContext, clientId: string, cs: TmClientState): void {
-  write(ctx, hostKeys.clientState(clientId), Any.encode({ typeUrl: '/ibc.lightclients.tendermint.v1.ClientState', value: TmClientState.encode(cs).finish() }).finish());
+  write(
+    ctx,
+    hostKeys.clientState(clientId),
+    Any.encode({ typeUrl: '/ibc.lightclients.tendermint.v1.ClientState', value: TmClientState.encode(cs).finish() }).finish(),
+  );
 }
 
 const durationNs = (d: { seconds: bigint; nanos: number } | undefined): bigint => (d ? d.seconds * 1_000_000_000n + BigInt(d.nanos) : 0n);
@@ -323,7 +402,8 @@ function putChannel(ctx: IbcExecContext, port: string, id: string, end: Channel)
 
 function checkTransferChannel(portId: string, channel: Channel): void {
   if (portId !== TRANSFER_PORT) throw err.invalidRequest(`port ${portId} is not bound: only the transfer port is`);
-  if (channel.ordering !== Order.ORDER_UNORDERED) throw new CosmosTxError(3, `expected ${Order[Order.ORDER_UNORDERED]} channel, got ${Order[channel.ordering]}: invalid channel ordering`, 'transfer');
+  if (channel.ordering !== Order.ORDER_UNORDERED)
+    throw new CosmosTxError(3, `expected ${Order[Order.ORDER_UNORDERED]} channel, got ${Order[channel.ordering]}: invalid channel ordering`, 'transfer');
   if (channel.connectionHops.length !== 1) throw err.invalidRequest('a channel has exactly one connection hop');
 }
 
@@ -370,8 +450,10 @@ function openChannelOf(ctx: IbcExecContext, port: string, channel: string): { en
 
 /** ibc-go's check that a packet comes from (receive) or went to (acknowledge, timeout) the channel's counterparty. */
 function checkCounterparty(end: Channel, side: 'source' | 'destination', port: string, channel: string): void {
-  if (port !== end.counterparty.portId) throw err.invalidPacket(`packet ${side} port doesn't match the counterparty's port (${port} ≠ ${end.counterparty.portId})`);
-  if (channel !== end.counterparty.channelId) throw err.invalidPacket(`packet ${side} channel doesn't match the counterparty's channel (${channel} ≠ ${end.counterparty.channelId})`);
+  if (port !== end.counterparty.portId)
+    throw err.invalidPacket(`packet ${side} port doesn't match the counterparty's port (${port} ≠ ${end.counterparty.portId})`);
+  if (channel !== end.counterparty.channelId)
+    throw err.invalidPacket(`packet ${side} channel doesn't match the counterparty's channel (${channel} ≠ ${end.counterparty.channelId})`);
 }
 
 /** An attribute of an event ("" when absent). */
@@ -431,14 +513,17 @@ async function sendTransfer(ctx: IbcExecContext, t: MsgTransfer, events: AbciEve
   if (t.memo.length > 32768) throw err.invalidRequest('memo must not exceed 32768 bytes');
   const sender = bech32Bytes(ctx, t.sender, 'sender');
   if (!/^\d+$/.test(t.token.amount) || BigInt(t.token.amount) === 0n) throw err.invalidCoins(`invalid token amount ${t.token.amount}`);
-  if (t.timeoutHeight.revisionHeight === 0n && t.timeoutTimestamp === 0n) throw err.invalidRequest('packet timeout height and packet timeout timestamp cannot both be 0');
+  if (t.timeoutHeight.revisionHeight === 0n && t.timeoutTimestamp === 0n)
+    throw err.invalidRequest('packet timeout height and packet timeout timestamp cannot both be 0');
   const { end, conn } = openChannelOf(ctx, t.sourcePort, t.sourceChannel);
   // The counterparty's latest height and time as our client knows them: an elapsed timeout is refused.
   const client = requireActiveClient(ctx, conn.clientId, (status) => `cannot send packet using client (${conn.clientId}) with status ${status}`);
   const latest = readConsensus(ctx, conn.clientId, client.latestHeight);
   const latestNs = latest?.timestamp ? latest.timestamp.seconds * 1_000_000_000n + BigInt(latest.timestamp.nanos) : 0n;
   if (elapsed(t.timeoutHeight, t.timeoutTimestamp, client.latestHeight.revisionHeight, latestNs)) {
-    throw err.invalidPacket(`receiving chain block height >= packet timeout height or timestamp (${client.latestHeight.revisionNumber}-${client.latestHeight.revisionHeight}, ${latestNs}): packet timeout`);
+    throw err.invalidPacket(
+      `receiving chain block height >= packet timeout height or timestamp (${client.latestHeight.revisionNumber}-${client.latestHeight.revisionHeight}, ${latestNs}): packet timeout`,
+    );
   }
   let amount = BigInt(t.token.amount);
   const denom = fullDenom(ctx, t.token.denom);
@@ -459,8 +544,21 @@ async function sendTransfer(ctx: IbcExecContext, t: MsgTransfer, events: AbciEve
   const sequence = getSeq(ctx, seqKey) ?? 1n;
   setSeq(ctx, seqKey, sequence + 1n);
   const data = encodePacketData({ denom: path, amount: amount.toString(), sender: t.sender, receiver: t.receiver, memo: t.memo });
-  const packet: Packet = { sequence, sourcePort: t.sourcePort, sourceChannel: t.sourceChannel, destinationPort: end.counterparty.portId, destinationChannel: end.counterparty.channelId, data, timeoutHeight: t.timeoutHeight, timeoutTimestamp: t.timeoutTimestamp };
-  write(ctx, hostKeys.commitment(t.sourcePort, t.sourceChannel, sequence), packetCommitment(t.timeoutTimestamp, t.timeoutHeight.revisionNumber, t.timeoutHeight.revisionHeight, data));
+  const packet: Packet = {
+    sequence,
+    sourcePort: t.sourcePort,
+    sourceChannel: t.sourceChannel,
+    destinationPort: end.counterparty.portId,
+    destinationChannel: end.counterparty.channelId,
+    data,
+    timeoutHeight: t.timeoutHeight,
+    timeoutTimestamp: t.timeoutTimestamp,
+  };
+  write(
+    ctx,
+    hostKeys.commitment(t.sourcePort, t.sourceChannel, sequence),
+    packetCommitment(t.timeoutTimestamp, t.timeoutHeight.revisionNumber, t.timeoutHeight.revisionHeight, data),
+  );
   events.push(ev('send_packet', ...packetAttrs(packet, end.connectionHops[0]!, true)));
   events.push(ev('message', ['module', 'ibc_channel']));
   events.push(ev('ibc_transfer', ['sender', t.sender], ['receiver', t.receiver], ['denom', path], ['amount', amount.toString()], ['memo', t.memo]));
@@ -493,21 +591,52 @@ async function recvPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, e
     await ctx.cache.commit();
     ack = successAck();
     events.push(...appEvents);
-    events.push(ev('fungible_token_packet', ['sender', data.sender], ['receiver', data.receiver], ['denom', data.denom], ['amount', data.amount], ['memo', data.memo ?? ''], ['success', 'true']));
+    events.push(
+      ev(
+        'fungible_token_packet',
+        ['sender', data.sender],
+        ['receiver', data.receiver],
+        ['denom', data.denom],
+        ['amount', data.amount],
+        ['memo', data.memo ?? ''],
+        ['success', 'true'],
+      ),
+    );
     events.push(ev('message', ['module', 'transfer']));
   } catch (e) {
     await ctx.cache.revert();
     if (!(e instanceof CosmosTxError)) throw e;
     ack = errorAck(e.code);
     // As ibc-go (v8.1+) keeps a failed callback's events: emitted, but with every type and key prefixed.
-    appEvents.push(ev('fungible_token_packet', ['sender', data?.sender ?? ''], ['receiver', data?.receiver ?? ''], ['denom', data?.denom ?? ''], ['amount', data?.amount ?? ''], ['memo', data?.memo ?? ''], ['success', 'false'], ['error', e.log]));
+    appEvents.push(
+      ev(
+        'fungible_token_packet',
+        ['sender', data?.sender ?? ''],
+        ['receiver', data?.receiver ?? ''],
+        ['denom', data?.denom ?? ''],
+        ['amount', data?.amount ?? ''],
+        ['memo', data?.memo ?? ''],
+        ['success', 'false'],
+        ['error', e.log],
+      ),
+    );
     appEvents.push(ev('message', ['module', 'transfer']));
     events.push(...appEvents.map(asCallbackErrorEvent));
   }
   write(ctx, hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence), ackCommitment(ack));
   // ibc-go v8's order: data (text, hex), timeouts, sequence, ports and channels, the ack (text, hex), then the connection (no ordering).
   const common = packetAttrs(p, connectionId);
-  events.push(ev('write_acknowledgement', ['packet_data', Buffer.from(p.data).toString('utf8')], ['packet_data_hex', Buffer.from(p.data).toString('hex')], ...common.slice(0, 7), ['packet_ack', Buffer.from(ack).toString('utf8')], ['packet_ack_hex', Buffer.from(ack).toString('hex')], ...common.slice(8)));
+  events.push(
+    ev(
+      'write_acknowledgement',
+      ['packet_data', Buffer.from(p.data).toString('utf8')],
+      ['packet_data_hex', Buffer.from(p.data).toString('hex')],
+      ...common.slice(0, 7),
+      ['packet_ack', Buffer.from(ack).toString('utf8')],
+      ['packet_ack_hex', Buffer.from(ack).toString('hex')],
+      ...common.slice(8),
+    ),
+  );
   events.push(ev('message', ['module', 'ibc_channel']));
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
 }
@@ -519,10 +648,15 @@ function asCallbackErrorEvent(e: AbciEvent): AbciEvent {
 }
 
 async function onRecv(ctx: IbcExecContext, p: Packet, data: NonNullable<ReturnType<typeof decodePacketData>>, events: AbciEvent[]): Promise<void> {
-  if (!/^\d+$/.test(data.amount) || BigInt(data.amount) === 0n) throw new CosmosTxError(6, `unable to parse transfer amount: ${data.amount}: invalid token amount`, 'ibc');
+  if (!/^\d+$/.test(data.amount) || BigInt(data.amount) === 0n)
+    throw new CosmosTxError(6, `unable to parse transfer amount: ${data.amount}: invalid token amount`, 'ibc');
   const receiver = bech32Bytes(ctx, data.receiver, 'receiver');
   const amount = BigInt(data.amount);
-  const arrived = denomAfterHop(parseDenomPath(data.denom), { portId: p.sourcePort, channelId: p.sourceChannel }, { portId: p.destinationPort, channelId: p.destinationChannel });
+  const arrived = denomAfterHop(
+    parseDenomPath(data.denom),
+    { portId: p.sourcePort, channelId: p.sourceChannel },
+    { portId: p.destinationPort, channelId: p.destinationChannel },
+  );
   if (arrived.home) {
     // Coming home: the hop is stripped; unescrow.
     const localDenom = ibcDenom(arrived.denom);
@@ -534,14 +668,26 @@ async function onRecv(ctx: IbcExecContext, p: Packet, data: NonNullable<ReturnTy
   const hash = denomHashHex(denomPath(voucher));
   if (!ctx.store.has(hostKeys.denom(hash))) {
     write(ctx, hostKeys.denom(hash), new TextEncoder().encode(JSON.stringify(voucher)));
-    events.push(ev('denomination', ['denom_hash', hash], ['denom', JSON.stringify({ base: voucher.base, trace: voucher.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })) })]));
+    events.push(
+      ev(
+        'denomination',
+        ['denom_hash', hash],
+        ['denom', JSON.stringify({ base: voucher.base, trace: voucher.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })) })],
+      ),
+    );
   }
   const coin = { denom: `ibc/${hash}`, amount };
   await ctx.bank.mint(TRANSFER_MODULE_ADDRESS, coin, events);
   await ctx.bank.send(TRANSFER_MODULE_ADDRESS, receiver, coin, events);
 }
 
-async function acknowledgePacket(ctx: IbcExecContext, p: Packet, ackBytes: Uint8Array, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
+async function acknowledgePacket(
+  ctx: IbcExecContext,
+  p: Packet,
+  ackBytes: Uint8Array,
+  proofHeight: Height,
+  events: AbciEvent[],
+): Promise<Record<string, unknown>> {
   const { end, conn } = openChannelOf(ctx, p.sourcePort, p.sourceChannel);
   checkCounterparty(end, 'destination', p.destinationPort, p.destinationChannel);
   const key = hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence);
@@ -558,7 +704,17 @@ async function acknowledgePacket(ctx: IbcExecContext, p: Packet, ackBytes: Uint8
   const data = decodePacketData(p.data)!;
   if (!ack.ok) await refund(ctx, p, data, events);
   const ackText = ack.ok ? `result:"${Buffer.from(ack.result).toString('base64')}" ` : `error:${JSON.stringify(ack.error)} `;
-  events.push(ev('fungible_token_packet', ['sender', data.sender], ['receiver', data.receiver], ['denom', data.denom], ['amount', data.amount], ['memo', data.memo ?? ''], ['acknowledgement', ackText]));
+  events.push(
+    ev(
+      'fungible_token_packet',
+      ['sender', data.sender],
+      ['receiver', data.receiver],
+      ['denom', data.denom],
+      ['amount', data.amount],
+      ['memo', data.memo ?? ''],
+      ['acknowledgement', ackText],
+    ),
+  );
   events.push(ev('message', ['module', 'transfer']));
   events.push(ack.ok ? ev('fungible_token_packet', ['success', new TextDecoder().decode(ack.result)]) : ev('fungible_token_packet', ['error', ack.error]));
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
@@ -581,7 +737,9 @@ async function timeoutPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height
   const consensus = requireProofHeight(ctx, conn.clientId, proofHeight);
   const proofNs = consensus.timestamp ? consensus.timestamp.seconds * 1_000_000_000n + BigInt(consensus.timestamp.nanos) : 0n;
   if (!elapsed(p.timeoutHeight, p.timeoutTimestamp, proofHeight.revisionHeight, proofNs)) {
-    throw err.timeoutNotReached(`packet timeout has not been reached for height or timestamp (proof height ${proofHeight.revisionNumber}-${proofHeight.revisionHeight}, time ${proofNs})`);
+    throw err.timeoutNotReached(
+      `packet timeout has not been reached for height or timestamp (proof height ${proofHeight.revisionNumber}-${proofHeight.revisionHeight}, time ${proofNs})`,
+    );
   }
   del(ctx, key);
   events.push(ev('timeout_packet', ...packetAttrs(p, end.connectionHops[0]!)));
@@ -589,7 +747,17 @@ async function timeoutPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height
   const data = decodePacketData(p.data)!;
   await refund(ctx, p, data, events);
   const d = parseDenomPath(data.denom);
-  events.push(ev('timeout', ['receiver', data.sender], ['refund_tokens', JSON.stringify({ denom: { base: d.base, trace: d.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })) }, amount: data.amount })], ['memo', data.memo ?? '']));
+  events.push(
+    ev(
+      'timeout',
+      ['receiver', data.sender],
+      [
+        'refund_tokens',
+        JSON.stringify({ denom: { base: d.base, trace: d.trace.map((h) => ({ port_id: h.portId, channel_id: h.channelId })) }, amount: data.amount }),
+      ],
+      ['memo', data.memo ?? ''],
+    ),
+  );
   events.push(ev('message', ['module', 'transfer']));
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
 }
@@ -629,7 +797,7 @@ function bech32Bytes(ctx: IbcExecContext, text: string, what: string): Uint8Arra
   } catch (e) {
     throw err.invalidAddress(`failed to decode ${what} address ${text}: ${(e as Error).message}`);
   }
-  if (d.prefix !== ctx.bech32Prefix || d.bytes.length !== 20) throw err.invalidAddress(`failed to decode ${what} address ${text}: expected a 20-byte ${ctx.bech32Prefix} address`);
+  if (d.prefix !== ctx.bech32Prefix || d.bytes.length !== 20)
+    throw err.invalidAddress(`failed to decode ${what} address ${text}: expected a 20-byte ${ctx.bech32Prefix} address`);
   return d.bytes;
 }
-

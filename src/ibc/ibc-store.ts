@@ -27,7 +27,10 @@ export class IbcStore {
   private forked = false;
 
   /** A store holding `entries`; with `base`, a fork: `entries` start empty and reads fall through. */
-  constructor(entries: Map<string, Uint8Array> = new Map(), private readonly base?: IbcStore) {
+  constructor(
+    entries: Map<string, Uint8Array> = new Map(),
+    private readonly base?: IbcStore,
+  ) {
     this.own = entries;
     this.count = (base?.size ?? 0) + entries.size;
   }

@@ -24,7 +24,9 @@ export const ICS20_PRECOMPILE_ADDRESS = '0x0000000000000000000000000000000000000
 const ADDRESS_BYTES = createAddressFromString(ICS20_PRECOMPILE_ADDRESS).bytes;
 
 const sig = (s: string) => keccak256(new TextEncoder().encode(s));
-const TRANSFER_SELECTOR = Buffer.from(sig('transfer(string,string,string,uint256,address,string,(uint64,uint64),uint64,string)').subarray(0, 4)).toString('hex');
+const TRANSFER_SELECTOR = Buffer.from(sig('transfer(string,string,string,uint256,address,string,(uint64,uint64),uint64,string)').subarray(0, 4)).toString(
+  'hex',
+);
 const IBC_TRANSFER_TOPIC = sig('IBCTransfer(address,string,string,string,string,uint256,string)');
 
 /** What one execution of the precompile works on (set by the block executor or the call service). */
@@ -47,7 +49,11 @@ export function isIcs20Precompile(to: Uint8Array | undefined): boolean {
   return to !== undefined && bytesEqual(to, ADDRESS_BYTES);
 }
 
-const revert = (message: string, gasUsed: bigint): ExecResult => ({ returnValue: errorData(message), executionGasUsed: gasUsed, exceptionError: new EVMError(EVMError.errorMessages.REVERT) });
+const revert = (message: string, gasUsed: bigint): ExecResult => ({
+  returnValue: errorData(message),
+  executionGasUsed: gasUsed,
+  exceptionError: new EVMError(EVMError.errorMessages.REVERT),
+});
 
 /** The precompile function, reading its context from `host` at each call. */
 export function ics20Precompile(host: () => Ics20Context | undefined): (input: PrecompileInput) => Promise<ExecResult> {
@@ -64,7 +70,8 @@ export function ics20Precompile(host: () => Ics20Context | undefined): (input: P
     }
     if (!ctx.caller) return revert('ICS20: transfer must be called directly by the sending account on this chain', 0n);
     if ((ctx.value ?? 0n) > 0n) return revert('ICS20: transfer is not payable: send the tokens as its amount, with no value', 0n);
-    if (Buffer.compare(Buffer.from(ctx.caller), Buffer.from(args.sender)) !== 0) return revert(`ICS20: sender 0x${Buffer.from(args.sender).toString('hex')} is not the caller 0x${Buffer.from(ctx.caller).toString('hex')}`, 0n);
+    if (Buffer.compare(Buffer.from(ctx.caller), Buffer.from(args.sender)) !== 0)
+      return revert(`ICS20: sender 0x${Buffer.from(args.sender).toString('hex')} is not the caller 0x${Buffer.from(ctx.caller).toString('hex')}`, 0n);
     let gasUsed = 0n;
     const state = input._EVM.stateManager;
     const native = {
@@ -83,7 +90,17 @@ export function ics20Precompile(host: () => Ics20Context | undefined): (input: P
       const out = await runIbcMsg(
         {
           kind: 'transfer',
-          m: { sourcePort: args.sourcePort, sourceChannel: args.sourceChannel, token: { denom: args.denom, amount: args.amount.toString() }, sender, receiver: args.receiver, timeoutHeight: args.timeoutHeight, timeoutTimestamp: args.timeoutTimestamp, memo: args.memo, encoding: '' },
+          m: {
+            sourcePort: args.sourcePort,
+            sourceChannel: args.sourceChannel,
+            token: { denom: args.denom, amount: args.amount.toString() },
+            sender,
+            receiver: args.receiver,
+            timeoutHeight: args.timeoutHeight,
+            timeoutTimestamp: args.timeoutTimestamp,
+            memo: args.memo,
+            encoding: '',
+          },
         },
         {
           store: ctx.store,
@@ -113,15 +130,31 @@ export function ics20Precompile(host: () => Ics20Context | undefined): (input: P
         },
       );
       const sequence = BigInt(out.events.find((e) => e.type === 'send_packet')?.attributes.find((a) => a.key === 'packet_sequence')?.value ?? '0');
-      ctx.events.push({ type: 'message', attributes: [{ key: 'action', value: '/ibc.applications.transfer.v1.MsgTransfer', index: true }, { key: 'sender', value: sender, index: true }] }, ...out.events);
+      ctx.events.push(
+        {
+          type: 'message',
+          attributes: [
+            { key: 'action', value: '/ibc.applications.transfer.v1.MsgTransfer', index: true },
+            { key: 'sender', value: sender, index: true },
+          ],
+        },
+        ...out.events,
+      );
       return {
         returnValue: word(sequence),
         executionGasUsed: gasUsed,
-        logs: [[ADDRESS_BYTES, [IBC_TRANSFER_TOPIC, Uint8Array.from([...new Uint8Array(12), ...args.sender]), keccak256(new TextEncoder().encode(args.receiver))], encodeStrings([args.sourcePort, args.sourceChannel, args.denom, args.amount, args.memo])]],
+        logs: [
+          [
+            ADDRESS_BYTES,
+            [IBC_TRANSFER_TOPIC, Uint8Array.from([...new Uint8Array(12), ...args.sender]), keccak256(new TextEncoder().encode(args.receiver))],
+            encodeStrings([args.sourcePort, args.sourceChannel, args.denom, args.amount, args.memo]),
+          ],
+        ],
       };
     } catch (e) {
       if (!(e instanceof CosmosTxError)) throw e;
-      if (e.code === 11 && e.codespace === 'sdk') return { returnValue: new Uint8Array(0), executionGasUsed: input.gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) };
+      if (e.code === 11 && e.codespace === 'sdk')
+        return { returnValue: new Uint8Array(0), executionGasUsed: input.gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) };
       return revert(`ICS20: ${e.log}`, gasUsed);
     }
   };
@@ -166,7 +199,10 @@ function decodeTransfer(d: Uint8Array) {
     amount: readWord(d, 96),
     sender: word(senderWord).subarray(12),
     receiver: readString(d, 160),
-    timeoutHeight: { revisionNumber: U64(readWord(d, 192), 'timeoutHeight.revisionNumber'), revisionHeight: U64(readWord(d, 224), 'timeoutHeight.revisionHeight') },
+    timeoutHeight: {
+      revisionNumber: U64(readWord(d, 192), 'timeoutHeight.revisionNumber'),
+      revisionHeight: U64(readWord(d, 224), 'timeoutHeight.revisionHeight'),
+    },
     timeoutTimestamp: U64(readWord(d, 256), 'timeoutTimestamp'),
     memo: readString(d, 288),
   };
@@ -202,7 +238,18 @@ export function encodeIcs20Transfer(a: Ics20TransferArgs): Uint8Array {
   });
   const sender = new Uint8Array(32);
   sender.set(a.sender, 12);
-  const head = [offsets[0]!, offsets[1]!, offsets[2]!, word(a.amount), sender, offsets[3]!, word(a.timeoutHeight.revisionNumber), word(a.timeoutHeight.revisionHeight), word(a.timeoutTimestamp), offsets[4]!];
+  const head = [
+    offsets[0]!,
+    offsets[1]!,
+    offsets[2]!,
+    word(a.amount),
+    sender,
+    offsets[3]!,
+    word(a.timeoutHeight.revisionNumber),
+    word(a.timeoutHeight.revisionHeight),
+    word(a.timeoutTimestamp),
+    offsets[4]!,
+  ];
   return Buffer.concat([Buffer.from(TRANSFER_SELECTOR, 'hex'), ...head, ...strings]);
 }
 

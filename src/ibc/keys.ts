@@ -161,7 +161,13 @@ export function decodePacketData(bytes: Uint8Array): PacketData | undefined {
   try {
     const j = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
     if (typeof j['denom'] !== 'string' || typeof j['amount'] !== 'string') return undefined;
-    return { denom: j['denom'], amount: j['amount'], sender: String(j['sender'] ?? ''), receiver: String(j['receiver'] ?? ''), memo: typeof j['memo'] === 'string' ? j['memo'] : undefined };
+    return {
+      denom: j['denom'],
+      amount: j['amount'],
+      sender: String(j['sender'] ?? ''),
+      receiver: String(j['receiver'] ?? ''),
+      memo: typeof j['memo'] === 'string' ? j['memo'] : undefined,
+    };
   } catch {
     return undefined;
   }

@@ -54,7 +54,9 @@ afterAll(async () => {
 });
 
 /** A fresh, independently mutable copy of the header proto at H, through the bytes. */
-function signedHeaderProto(over: Partial<{ commit: Commit; validators: ValidatorSet; trustedValidators: ValidatorSet; trustedHeight: bigint }> = {}): TmHeaderProto {
+function signedHeaderProto(
+  over: Partial<{ commit: Commit; validators: ValidatorSet; trustedValidators: ValidatorSet; trustedHeight: bigint }> = {},
+): TmHeaderProto {
   const h = tmHeaderOf({
     header,
     commit: over.commit ?? commit,
@@ -84,7 +86,13 @@ function tamperSignatures(h: TmHeaderProto, indices: number[]): void {
 function otherValidators(n: number): { set: ValidatorSet; signers: LocalValidator[] } {
   const keys = Array.from({ length: n }, () => ed25519Generate());
   const set = ValidatorSet.fromUpdates(keys.map((k) => ({ pubKey: k.publicKey, power: 10 })));
-  const signers = set.validators.map((v) => new LocalValidator(keys.find((k) => Buffer.compare(k.address, v.address) === 0)!, CHAIN_ID));
+  const signers = set.validators.map(
+    (v) =>
+      new LocalValidator(
+        keys.find((k) => Buffer.compare(k.address, v.address) === 0)!,
+        CHAIN_ID,
+      ),
+  );
   return { set, signers };
 }
 
@@ -123,7 +131,11 @@ describe('07-tendermint header conversion', () => {
   });
 
   it('refuses an Any of another type and undecodable bytes', () => {
-    expectLcError(() => decodeTmHeader({ typeUrl: '/ibc.lightclients.tendermint.v1.ClientState', value: new Uint8Array() }), 'invalid-header', /expected client message/);
+    expectLcError(
+      () => decodeTmHeader({ typeUrl: '/ibc.lightclients.tendermint.v1.ClientState', value: new Uint8Array() }),
+      'invalid-header',
+      /expected client message/,
+    );
     expectLcError(() => decodeTmHeader(new Uint8Array([0x0a, 0x05, 0x01])), 'invalid-header', /cannot decode/);
   });
 });
@@ -141,7 +153,13 @@ describe('verifyTmHeader', () => {
     const top = chain.parts.blockStore.height();
     const meta = (await chain.parts.blockStore.loadBlockMeta(top))!;
     const seen = (await chain.parts.blockStore.loadSeenCommit(top))!;
-    const h = tmHeaderOf({ header: meta.header, commit: seen, validators: valSet, trustedHeight: { revisionNumber: 1n, revisionHeight: BigInt(TRUSTED) }, trustedValidators: valSet });
+    const h = tmHeaderOf({
+      header: meta.header,
+      commit: seen,
+      validators: valSet,
+      trustedHeight: { revisionNumber: 1n, revisionHeight: BigInt(TRUSTED) },
+      trustedValidators: valSet,
+    });
     expect(verifyTmHeader(client, decodeTmHeader(encodeTmHeader(h))).height).toBe(BigInt(top));
   });
 
@@ -156,7 +174,11 @@ describe('verifyTmHeader', () => {
   it('two tampered signatures leave 1/2: insufficient voting power', () => {
     const h = signedHeaderProto();
     tamperSignatures(h, [0, 2]);
-    expectLcError(() => verifyTmHeader(client, h), 'insufficient-voting-power', /^invalid header: commit signatures have insufficient voting power: got 20, need more than 26; wrong signature \(#0\).*wrong signature \(#2\)/);
+    expectLcError(
+      () => verifyTmHeader(client, h),
+      'insufficient-voting-power',
+      /^invalid header: commit signatures have insufficient voting power: got 20, need more than 26; wrong signature \(#0\).*wrong signature \(#2\)/,
+    );
   });
 
   it('absent signatures are skipped (power counts against the header)', () => {
@@ -174,23 +196,47 @@ describe('verifyTmHeader', () => {
   });
 
   it('a header of another chain is refused', () => {
-    expectLcError(() => verifyTmHeader({ ...client, chainId: 'other-1' }, signedHeaderProto()), 'chain-id-mismatch', /header chain id mismatch: header belongs to another chain "lc-test-1", not "other-1"/);
+    expectLcError(
+      () => verifyTmHeader({ ...client, chainId: 'other-1' }, signedHeaderProto()),
+      'chain-id-mismatch',
+      /header chain id mismatch: header belongs to another chain "lc-test-1", not "other-1"/,
+    );
   });
 
   it('trusted validators that do not hash to the client’s next validators hash are refused', () => {
     const { set } = otherValidators(4);
-    expectLcError(() => verifyTmHeader(client, signedHeaderProto({ trustedValidators: set })), 'trusted-validators-hash-mismatch', /trusted validators hash mismatch/);
-    expectLcError(() => verifyTmHeader({ ...client, trustedNextValidatorsHash: set.hash() }, signedHeaderProto()), 'trusted-validators-hash-mismatch', /trusted validators hash mismatch/);
+    expectLcError(
+      () => verifyTmHeader(client, signedHeaderProto({ trustedValidators: set })),
+      'trusted-validators-hash-mismatch',
+      /trusted validators hash mismatch/,
+    );
+    expectLcError(
+      () => verifyTmHeader({ ...client, trustedNextValidatorsHash: set.hash() }, signedHeaderProto()),
+      'trusted-validators-hash-mismatch',
+      /trusted validators hash mismatch/,
+    );
   });
 
   it('a validator set that does not hash to the header’s validators hash is refused', () => {
     const { set } = otherValidators(4);
-    expectLcError(() => verifyTmHeader(client, signedHeaderProto({ validators: set })), 'validators-hash-mismatch', /^invalid header: validator set does not match hash/);
+    expectLcError(
+      () => verifyTmHeader(client, signedHeaderProto({ validators: set })),
+      'validators-hash-mismatch',
+      /^invalid header: validator set does not match hash/,
+    );
   });
 
   it('a header not above the trusted height is refused', () => {
-    expectLcError(() => verifyTmHeader({ ...client, latestHeight: BigInt(H) }, signedHeaderProto({ trustedHeight: BigInt(TRUSTED) })), 'invalid-height', /header height 1-4 must be greater than the client's trusted height 1-4/);
-    expectLcError(() => verifyTmHeader({ ...client, latestHeight: BigInt(H) }, signedHeaderProto({ trustedHeight: BigInt(H) })), 'invalid-height', /TrustedHeight 1-4 must be less than header height 1-4/);
+    expectLcError(
+      () => verifyTmHeader({ ...client, latestHeight: BigInt(H) }, signedHeaderProto({ trustedHeight: BigInt(TRUSTED) })),
+      'invalid-height',
+      /header height 1-4 must be greater than the client's trusted height 1-4/,
+    );
+    expectLcError(
+      () => verifyTmHeader({ ...client, latestHeight: BigInt(H) }, signedHeaderProto({ trustedHeight: BigInt(H) })),
+      'invalid-height',
+      /TrustedHeight 1-4 must be less than header height 1-4/,
+    );
   });
 
   it('a set the client does not trust, even fully signing its own header, is refused', () => {
@@ -208,8 +254,18 @@ describe('verifyTmHeader', () => {
         return { blockIdFlag: BlockIDFlag.Commit, validatorAddress: s.address, timestamp: vote.timestamp, signature: vote.signature };
       }),
     };
-    const h = tmHeaderOf({ header: forged, commit: forgedCommit, validators: set, trustedHeight: { revisionNumber: 1n, revisionHeight: BigInt(TRUSTED) }, trustedValidators: valSet });
-    expectLcError(() => verifyTmHeader(client, decodeTmHeader(encodeTmHeader(h))), 'untrusted-validator-set', /can't trust new validator set: trusted validators signed insufficient voting power: got 0, need more than 13/);
+    const h = tmHeaderOf({
+      header: forged,
+      commit: forgedCommit,
+      validators: set,
+      trustedHeight: { revisionNumber: 1n, revisionHeight: BigInt(TRUSTED) },
+      trustedValidators: valSet,
+    });
+    expectLcError(
+      () => verifyTmHeader(client, decodeTmHeader(encodeTmHeader(h))),
+      'untrusted-validator-set',
+      /can't trust new validator set: trusted validators signed insufficient voting power: got 0, need more than 13/,
+    );
   });
 });
 
@@ -261,11 +317,23 @@ describe("07-tendermint's time checks (with `time`)", () => {
   });
 
   it('refuse a trusted state older than the trusting period', () => {
-    expectLcError(() => verifyTmHeader(timed({ trustingPeriodNs: 2n * SEC }), signedHeaderProto()), 'expired', /^failed to verify header: old header has expired at .* \(now: .*\)$/);
+    expectLcError(
+      () => verifyTmHeader(timed({ trustingPeriodNs: 2n * SEC }), signedHeaderProto()),
+      'expired',
+      /^failed to verify header: old header has expired at .* \(now: .*\)$/,
+    );
   });
 
   it('refuse a header not after the trusted state, or beyond the host time plus the drift', () => {
-    expectLcError(() => verifyTmHeader(timed({ trustedNs: headerNs() }), signedHeaderProto()), 'header-time', /expected new header time .* to be after old header time/);
-    expectLcError(() => verifyTmHeader(timed({ nowNs: headerNs() - 10n * SEC }), signedHeaderProto()), 'header-time', /new header has a time from the future .* max clock drift: 10000ms/);
+    expectLcError(
+      () => verifyTmHeader(timed({ trustedNs: headerNs() }), signedHeaderProto()),
+      'header-time',
+      /expected new header time .* to be after old header time/,
+    );
+    expectLcError(
+      () => verifyTmHeader(timed({ nowNs: headerNs() - 10n * SEC }), signedHeaderProto()),
+      'header-time',
+      /new header has a time from the future .* max clock drift: 10000ms/,
+    );
   });
 });

@@ -323,7 +323,16 @@ function tallyCommit(chainId: string, vals: ValidatorSet, commit: Commit): { pow
       bad.push(`wrong signature (#${i}): validator address ${toHexUpper(s.validatorAddress)} is not ${toHexUpper(val.address)} at index ${i}`);
       return false;
     }
-    const vote = { type: SignedMsgType.Precommit, height: commit.height, round: commit.round, blockId: commit.blockId, timestamp: s.timestamp, validatorAddress: s.validatorAddress, validatorIndex: i, signature: s.signature ?? new Uint8Array(0) };
+    const vote = {
+      type: SignedMsgType.Precommit,
+      height: commit.height,
+      round: commit.round,
+      blockId: commit.blockId,
+      timestamp: s.timestamp,
+      validatorAddress: s.validatorAddress,
+      validatorIndex: i,
+      signature: s.signature ?? new Uint8Array(0),
+    };
     if (!ed25519Verify(val.pubKey, voteSignBytes(chainId, vote), vote.signature)) {
       bad.push(`wrong signature (#${i}): invalid signature from ${toHexUpper(val.address)}`);
       return false;
@@ -346,24 +355,35 @@ export function verifyTmHeader(client: TmClientTrust, h: TmHeaderProto): Verifie
   if (commit.height !== header.height) throw invalid(`header and commit height mismatch: ${header.height} vs ${commit.height}`);
 
   if (header.chainId !== client.chainId) {
-    throw new LightClientError('chain-id-mismatch', `invalid header: header chain id mismatch: header belongs to another chain "${header.chainId}", not "${client.chainId}"`);
+    throw new LightClientError(
+      'chain-id-mismatch',
+      `invalid header: header chain id mismatch: header belongs to another chain "${header.chainId}", not "${client.chainId}"`,
+    );
   }
 
   const height = BigInt(header.height);
   const revision = parseChainIdRevision(header.chainId);
   const heightErr = (msg: string) => new LightClientError('invalid-height', `invalid header height: ${msg}`);
-  if (trustedHeight.revisionNumber !== revision) throw heightErr(`header height revision ${revision} does not match trusted header revision ${trustedHeight.revisionNumber}`);
-  if (trustedHeight.revisionHeight >= height) throw heightErr(`TrustedHeight ${fmtHeight(trustedHeight)} must be less than header height ${revision}-${height}`);
-  if (height <= client.latestHeight) throw heightErr(`header height ${revision}-${height} must be greater than the client's trusted height ${revision}-${client.latestHeight}`);
+  if (trustedHeight.revisionNumber !== revision)
+    throw heightErr(`header height revision ${revision} does not match trusted header revision ${trustedHeight.revisionNumber}`);
+  if (trustedHeight.revisionHeight >= height)
+    throw heightErr(`TrustedHeight ${fmtHeight(trustedHeight)} must be less than header height ${revision}-${height}`);
+  if (height <= client.latestHeight)
+    throw heightErr(`header height ${revision}-${height} must be greater than the client's trusted height ${revision}-${client.latestHeight}`);
   if (trustedHeight.revisionHeight > client.latestHeight) {
-    throw heightErr(`could not get trusted consensus state for height ${fmtHeight(trustedHeight)}: the client's latest height is ${revision}-${client.latestHeight}`);
+    throw heightErr(
+      `could not get trusted consensus state for height ${fmtHeight(trustedHeight)}: the client's latest height is ${revision}-${client.latestHeight}`,
+    );
   }
 
   if (client.time) checkHeaderTime(client.time, header.time);
 
   const blockHash = headerHash(header);
   if (!bytesEqual(blockHash, commit.blockId.hash)) {
-    throw new LightClientError('header-hash-mismatch', `invalid header: commit signs block ${toHexUpper(commit.blockId.hash)}, header is block ${toHexUpper(blockHash)}`);
+    throw new LightClientError(
+      'header-hash-mismatch',
+      `invalid header: commit signs block ${toHexUpper(commit.blockId.hash)}, header is block ${toHexUpper(blockHash)}`,
+    );
   }
   if (!bytesEqual(validators.hash(), header.validatorsHash)) {
     throw new LightClientError(
@@ -383,7 +403,10 @@ export function verifyTmHeader(client: TmClientTrust, h: TmHeaderProto): Verifie
   if (!validators.hasTwoThirdsMajority(tally.power)) {
     const needed = Math.floor((validators.totalVotingPower() * 2) / 3);
     const why = tally.bad.length > 0 ? `; ${tally.bad.join('; ')}` : '';
-    throw new LightClientError('insufficient-voting-power', `invalid header: commit signatures have insufficient voting power: got ${tally.power}, need more than ${needed}${why}`);
+    throw new LightClientError(
+      'insufficient-voting-power',
+      `invalid header: commit signatures have insufficient voting power: got ${tally.power}, need more than ${needed}${why}`,
+    );
   }
 
   // The set changed since the trusted state (VerifyNonAdjacent): trusted validators must vouch for
@@ -396,7 +419,10 @@ export function verifyTmHeader(client: TmClientTrust, h: TmHeaderProto): Verifie
     });
     const needed = (BigInt(trustedValidators.totalVotingPower()) * TRUST_LEVEL.numerator) / TRUST_LEVEL.denominator;
     if (trustedPower <= needed) {
-      throw new LightClientError('untrusted-validator-set', `invalid header: can't trust new validator set: trusted validators signed insufficient voting power: got ${trustedPower}, need more than ${needed}`);
+      throw new LightClientError(
+        'untrusted-validator-set',
+        `invalid header: can't trust new validator set: trusted validators signed insufficient voting power: got ${trustedPower}, need more than ${needed}`,
+      );
     }
   }
 
@@ -409,11 +435,19 @@ const nsText = (ns: bigint): string => formatRfc3339Nano({ seconds: Number(ns / 
 /** CometBFT light.Verify's time checks, in its order and words: trusted state expired, header time not after it, header from the future. */
 function checkHeaderTime(t: NonNullable<TmClientTrust['time']>, headerTime: Timestamp): void {
   const expiresNs = t.trustedNs + t.trustingPeriodNs;
-  if (expiresNs <= t.nowNs) throw new LightClientError('expired', `failed to verify header: old header has expired at ${nsText(expiresNs)} (now: ${nsText(t.nowNs)})`);
+  if (expiresNs <= t.nowNs)
+    throw new LightClientError('expired', `failed to verify header: old header has expired at ${nsText(expiresNs)} (now: ${nsText(t.nowNs)})`);
   const headerNs = timestampToNs(headerTime);
-  if (headerNs <= t.trustedNs) throw new LightClientError('header-time', `failed to verify header: expected new header time ${nsText(headerNs)} to be after old header time ${nsText(t.trustedNs)}`);
+  if (headerNs <= t.trustedNs)
+    throw new LightClientError(
+      'header-time',
+      `failed to verify header: expected new header time ${nsText(headerNs)} to be after old header time ${nsText(t.trustedNs)}`,
+    );
   if (headerNs >= t.nowNs + t.maxClockDriftNs) {
-    throw new LightClientError('header-time', `failed to verify header: new header has a time from the future ${nsText(headerNs)} (now: ${nsText(t.nowNs)}; max clock drift: ${t.maxClockDriftNs / 1_000_000n}ms)`);
+    throw new LightClientError(
+      'header-time',
+      `failed to verify header: new header has a time from the future ${nsText(headerNs)} (now: ${nsText(t.nowNs)}; max clock drift: ${t.maxClockDriftNs / 1_000_000n}ms)`,
+    );
   }
 }
 

@@ -70,7 +70,10 @@ let codecs: { msgs: Codecs; responses: Responses } | undefined;
 
 function ibcCodecs(): { msgs: Codecs; responses: Responses } {
   if (codecs !== undefined) return codecs;
-  const t = transferTx(), ch = channelTx(), cl = clientTx(), co = connectionTx();
+  const t = transferTx(),
+    ch = channelTx(),
+    cl = clientTx(),
+    co = connectionTx();
   codecs = {
     msgs: {
       transfer: t.MsgTransfer,

@@ -117,7 +117,10 @@ export const IBC_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     return QueryClientStateResponse.encode({ clientState: Any.decode(raw), proof: EMPTY, proofHeight: heightOf(ctx) }).finish();
   }),
   route('/ibc.core.client.v1.Query/ClientStates', (_ctx, s) => {
-    const states = s.entries('clients/').filter(([k]) => k.endsWith('/clientState')).map(([k, v]) => ({ clientId: k.split('/')[1]!, clientState: Any.decode(v) }));
+    const states = s
+      .entries('clients/')
+      .filter(([k]) => k.endsWith('/clientState'))
+      .map(([k, v]) => ({ clientId: k.split('/')[1]!, clientState: Any.decode(v) }));
     return QueryClientStatesResponse.encode({ clientStates: states, pagination: all(states.length) }).finish();
   }),
   route('/ibc.core.client.v1.Query/ConsensusState', (ctx, s, data) => {
@@ -167,13 +170,19 @@ export const IBC_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
   }),
   route('/ibc.core.channel.v1.Query/PacketCommitments', (ctx, s, data) => {
     const req = decodeReq(QueryPacketCommitmentsRequest, data);
-    const items = s.entries(hostKeys.commitmentPrefix(req.portId, req.channelId)).map(([k, v]) => ({ portId: req.portId, channelId: req.channelId, sequence: seqOfKey(k), data: v }));
+    const items = s
+      .entries(hostKeys.commitmentPrefix(req.portId, req.channelId))
+      .map(([k, v]) => ({ portId: req.portId, channelId: req.channelId, sequence: seqOfKey(k), data: v }));
     items.sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
     return QueryPacketCommitmentsResponse.encode({ commitments: items, pagination: all(items.length), height: heightOf(ctx) }).finish();
   }),
   route('/ibc.core.channel.v1.Query/PacketReceipt', (ctx, s, data) => {
     const req = decodeReq(QueryPacketReceiptRequest, data);
-    return QueryPacketReceiptResponse.encode({ received: s.has(hostKeys.receipt(req.portId, req.channelId, req.sequence)), proof: EMPTY, proofHeight: heightOf(ctx) }).finish();
+    return QueryPacketReceiptResponse.encode({
+      received: s.has(hostKeys.receipt(req.portId, req.channelId, req.sequence)),
+      proof: EMPTY,
+      proofHeight: heightOf(ctx),
+    }).finish();
   }),
   route('/ibc.core.channel.v1.Query/PacketAcknowledgement', (ctx, s, data) => {
     const req = decodeReq(QueryPacketAcknowledgementRequest, data);

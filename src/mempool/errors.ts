@@ -53,10 +53,7 @@ export class MempoolFullError extends MempoolError {
   readonly maxTxsBytes: number;
 
   constructor(args: { numTxs: number; maxTxs: number; txsBytes: number; maxTxsBytes: number }) {
-    super(
-      `mempool is full: number of txs ${args.numTxs} (max: ${args.maxTxs}), ` +
-        `total txs bytes ${args.txsBytes} (max: ${args.maxTxsBytes})`,
-    );
+    super(`mempool is full: number of txs ${args.numTxs} (max: ${args.maxTxs}), ` + `total txs bytes ${args.txsBytes} (max: ${args.maxTxsBytes})`);
     this.numTxs = args.numTxs;
     this.maxTxs = args.maxTxs;
     this.txsBytes = args.txsBytes;

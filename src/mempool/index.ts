@@ -1,13 +1,6 @@
 /** The mempool's public surface. */
 export { Mempool, type MempoolOptions } from './mempool.js';
-export {
-  DEFAULT_MEMPOOL_CONFIG,
-  NON_EVM_SENDER_PREFIX,
-  isEvmSender,
-  type MempoolConfig,
-  type MempoolContent,
-  type MempoolTx,
-} from './types.js';
+export { DEFAULT_MEMPOOL_CONFIG, NON_EVM_SENDER_PREFIX, isEvmSender, type MempoolConfig, type MempoolContent, type MempoolTx } from './types.js';
 export {
   ACCOUNT_LIMIT_EXCEEDED_LOG,
   CODE_ACCOUNT_LIMIT_EXCEEDED,

@@ -133,9 +133,7 @@ describe('checkTx pre-checks', () => {
     const first = await add({ id: 'a', from: '0xa', nonce: 0 });
     const err = await mp.checkTx(enc({ id: 'b', from: '0xb', nonce: 0 })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MempoolFullError);
-    expect((err as Error).message).toBe(
-      `mempool is full: number of txs 1 (max: 1), total txs bytes ${first.length} (max: 1073741824)`,
-    );
+    expect((err as Error).message).toBe(`mempool is full: number of txs 1 (max: 1), total txs bytes ${first.length} (max: 1073741824)`);
     expect(err).toMatchObject({ numTxs: 1, maxTxs: 1, txsBytes: first.length, maxTxsBytes: 1_073_741_824 });
     expect(app.calls.map((c) => c.id)).toEqual(['a']);
   });
@@ -306,7 +304,7 @@ describe('reap limits', () => {
     expect(mp.reapMaxBytesMaxGas(0, -1)).toEqual([]);
   });
 
-  it("skips the rest of a sender once one of its txs does not fit, and goes on with others", async () => {
+  it('skips the rest of a sender once one of its txs does not fit, and goes on with others', async () => {
     const a0 = await add({ id: 'a0', from: '0xa', nonce: 0, tip: 10 });
     await add({ id: 'a1', from: '0xa', nonce: 1, tip: 10, pad: 500 });
     await add({ id: 'a2', from: '0xa', nonce: 2, tip: 10 });
@@ -563,7 +561,11 @@ describe('queue limits', () => {
     expect(queuedIds('0xa')).toEqual(['a1', 'a2']);
     expect(queuedIds('0xb')).toEqual(['b1', 'b2']);
     // 0xa would hold the most again, and the new tx is its furthest: refused.
-    expect(await mp.checkTx(enc({ id: 'a9', from: '0xa', nonce: 9 }))).toMatchObject({ code: CODE_TXPOOL_FULL, codespace: MEMPOOL_CODESPACE, log: 'txpool is full' });
+    expect(await mp.checkTx(enc({ id: 'a9', from: '0xa', nonce: 9 }))).toMatchObject({
+      code: CODE_TXPOOL_FULL,
+      codespace: MEMPOOL_CODESPACE,
+      log: 'txpool is full',
+    });
     expect(TXPOOL_FULL_LOG).toBe('txpool is full');
     expect(mp.size()).toBe(4);
     // Executable txs are not queued: they never count against the cap.

@@ -41,13 +41,7 @@ import { accountVictims, globalVictim, queuedTotals } from './queue-limits.js';
 import type { SenderQueue } from './sender-queue.js';
 import { reapPending } from './reap.js';
 import { meetsPriceBump } from './replacement.js';
-import {
-  isEvmSender,
-  NON_EVM_SENDER_PREFIX,
-  type MempoolConfig,
-  type MempoolContent,
-  type MempoolTx,
-} from './types.js';
+import { isEvmSender, NON_EVM_SENDER_PREFIX, type MempoolConfig, type MempoolContent, type MempoolTx } from './types.js';
 
 export { DEFAULT_MEMPOOL_CONFIG, type MempoolConfig, type MempoolContent, type MempoolTx } from './types.js';
 
@@ -66,7 +60,6 @@ interface CheckOutcome {
   res: ResponseCheckTx;
   admitted?: MempoolTx;
 }
-
 
 export class Mempool {
   private readonly config: Required<MempoolConfig>;
@@ -178,10 +171,7 @@ export class Mempool {
     const stateNonce = res.senderStateNonce ?? queue?.stateNonce ?? nonce;
     if (nonce < stateNonce) {
       // The app should have refused it; admitting it would block the sender's queue forever.
-      this.log.warn(
-        { tx: key, sender, nonce: String(nonce), stateNonce: String(stateNonce) },
-        'app accepted a tx below the sender nonce; not admitted',
-      );
+      this.log.warn({ tx: key, sender, nonce: String(nonce), stateNonce: String(stateNonce) }, 'app accepted a tx below the sender nonce; not admitted');
       this.pool.pruneSender(sender);
       return { res };
     }

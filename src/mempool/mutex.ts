@@ -29,7 +29,8 @@ export class AsyncMutex {
       if (released) return;
       released = true;
       const next = this.waiters.shift();
-      if (next) next(); // hand over directly: the lock never looks free to a newcomer in between
+      if (next)
+        next(); // hand over directly: the lock never looks free to a newcomer in between
       else this.held = false;
     };
   }

@@ -42,5 +42,10 @@ export function globalVictim(queues: Iterable<SenderQueue>): MempoolTx | undefin
 /** The sender's txs over its cap, furthest first (they are all queued: beyond the pending run). */
 export function accountVictims(q: SenderQueue, accountQueue: number): MempoolTx[] {
   const over = q.queuedCount() - accountQueue;
-  return over > 0 ? q.all().slice(q.size - over).reverse() : [];
+  return over > 0
+    ? q
+        .all()
+        .slice(q.size - over)
+        .reverse()
+    : [];
 }

@@ -75,7 +75,18 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
   await startProduction(core);
   const { consensus, mempool, eventBus, indexer, validators } = core;
 
-  const internals = { app, mempool, eventBus, blockStore: stores.blockStore, stateStore: stores.stateStore, txIndexer: stores.txIndexer, blockIndexer: stores.blockIndexer, consensus, validators, nodeKey: undefined };
+  const internals = {
+    app,
+    mempool,
+    eventBus,
+    blockStore: stores.blockStore,
+    stateStore: stores.stateStore,
+    txIndexer: stores.txIndexer,
+    blockIndexer: stores.blockIndexer,
+    consensus,
+    validators,
+    nodeKey: undefined,
+  };
   let rpc: CometRpcServer | undefined;
   // A standalone chain serves its own Prometheus endpoint, as a CometBFT node; a network serves one for all its chains.
   const metrics = await chainMetrics(core, config, o.metrics);

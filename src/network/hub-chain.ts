@@ -64,9 +64,26 @@ export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
   const dev = createDevnetGenesis({ chainId, validators: spec.validators ?? 1 });
   const devAddresses = hubDevAddresses(spec.mnemonic ?? DEV_MNEMONIC, spec.accounts ?? 10);
   const amount = ((spec.balance ?? 1_000_000n) * 1_000_000n).toString();
-  const hub: HubGenesisState = { denom: HUB_DENOM, displayDenom: 'HUB', decimals: 6, bech32Prefix: HUB_PREFIX, minGasPrice: '0', accounts: [...devAddresses.map((address) => ({ address, amount })), ...(spec.extraAccounts ?? [])] };
+  const hub: HubGenesisState = {
+    denom: HUB_DENOM,
+    displayDenom: 'HUB',
+    decimals: 6,
+    bech32Prefix: HUB_PREFIX,
+    minGasPrice: '0',
+    accounts: [...devAddresses.map((address) => ({ address, amount })), ...(spec.extraAccounts ?? [])],
+  };
   const genesis: GenesisDoc = { ...dev.genesis, appState: { hub } };
-  const config = spec.consensus ? (mergeConfig((spec.config ?? {}) as NodeConfig, { consensus: spec.consensus } as never) as DeepPartial<NodeConfig>) : spec.config;
-  const chain = await startInMemoryAppChain({ openApp: (db) => HubApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_HUB_RPC_LADDR, config, logger: spec.logger, metrics: spec.metrics });
+  const config = spec.consensus
+    ? (mergeConfig((spec.config ?? {}) as NodeConfig, { consensus: spec.consensus } as never) as DeepPartial<NodeConfig>)
+    : spec.config;
+  const chain = await startInMemoryAppChain({
+    openApp: (db) => HubApp.open(db as never),
+    genesis,
+    validatorKeys: dev.validatorKeys,
+    defaultRpc: DEFAULT_HUB_RPC_LADDR,
+    config,
+    logger: spec.logger,
+    metrics: spec.metrics,
+  });
   return Object.assign(chain, { kind: 'hub' as const, devAddresses });
 }

@@ -16,7 +16,17 @@ import { nativeAsset, storeVouchers } from '../rpc/routing/assets.js';
 export function hubRoutingChain(hub: HubChain): RoutingChain {
   const c = hub.app.config!;
   const { mempool, blockStore, txIndexer } = hub.parts;
-  const hosted: HostedChain = Object.freeze({ cosmosChainId: hub.chainId, evmChainId: '', chainName: 'chainlethub', prettyName: 'Chainlet Hub', bech32Prefix: c.bech32Prefix, denom: c.denom, displayDenom: c.displayDenom, decimals: c.decimals, isTestnet: true });
+  const hosted: HostedChain = Object.freeze({
+    cosmosChainId: hub.chainId,
+    evmChainId: '',
+    chainName: 'chainlethub',
+    prettyName: 'Chainlet Hub',
+    bech32Prefix: c.bech32Prefix,
+    denom: c.denom,
+    displayDenom: c.displayDenom,
+    decimals: c.decimals,
+    isTestnet: true,
+  });
   const adapter: RoutingChain = {
     chain: hosted,
     face: (id) => (id === hub.chainId ? 'cosmos' : undefined),
@@ -51,11 +61,13 @@ export function hubRoutingChain(hub: HubChain): RoutingChain {
       } catch {
         d = undefined;
       }
-      if (!d || d.prefix !== c.bech32Prefix || d.bytes.length !== 20) throw new InvalidArgumentError(`invalid address "${address}" for chain ${chainId}: expected bech32 with prefix "${c.bech32Prefix}"`);
+      if (!d || d.prefix !== c.bech32Prefix || d.bytes.length !== 20)
+        throw new InvalidArgumentError(`invalid address "${address}" for chain ${chainId}: expected bech32 with prefix "${c.bech32Prefix}"`);
       return d.bytes;
     },
     async balance(holder, denom) {
-      if (denom !== c.denom && denom !== `${hosted.chainName}-native`) throw new DenomBalanceError(denom, `unknown denom "${denom}" on chain ${hub.chainId}: use "${c.denom}"`);
+      if (denom !== c.denom && denom !== `${hosted.chainName}-native`)
+        throw new DenomBalanceError(denom, `unknown denom "${denom}" on chain ${hub.chainId}: use "${c.denom}"`);
       return { amount: hub.app.balance(holder), decimals: c.decimals, priceKeys: [c.denom, c.displayDenom, denom] };
     },
     nativeBalance: async (holder) => hub.app.balance(holder),

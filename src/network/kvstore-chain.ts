@@ -36,6 +36,14 @@ export async function startKvStoreChain(spec: KvStoreChainSpec): Promise<KvStore
   const dev = createDevnetGenesis({ chainId, validators: spec.validators ?? 1 });
   // The kvstore reads no app state: its genesis carries none.
   const genesis: GenesisDoc = { ...dev.genesis, appState: {} };
-  const chain = await startInMemoryAppChain({ openApp: (db) => KvStoreApp.open(db as never), genesis, validatorKeys: dev.validatorKeys, defaultRpc: DEFAULT_KVSTORE_RPC_LADDR, config: spec.config, logger: spec.logger, metrics: spec.metrics });
+  const chain = await startInMemoryAppChain({
+    openApp: (db) => KvStoreApp.open(db as never),
+    genesis,
+    validatorKeys: dev.validatorKeys,
+    defaultRpc: DEFAULT_KVSTORE_RPC_LADDR,
+    config: spec.config,
+    logger: spec.logger,
+    metrics: spec.metrics,
+  });
   return Object.assign(chain, { kind: 'kvstore' as const });
 }

@@ -108,13 +108,21 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
       const chain: NetworkChain =
         spec.kind === 'evm'
           ? // Its servers open with the routing API, once every chain is up: whatever answers first, all answer.
-            Object.assign(await startNode({ onWait: opts.onWait, ...spec, servers: spec.servers === false ? false : 'later', config: mergeConfig((spec.config ?? {}) as NodeConfig, noRouting as never) as DeepPartial<NodeConfig> }), { kind: 'evm' as const })
+            Object.assign(
+              await startNode({
+                onWait: opts.onWait,
+                ...spec,
+                servers: spec.servers === false ? false : 'later',
+                config: mergeConfig((spec.config ?? {}) as NodeConfig, noRouting as never) as DeepPartial<NodeConfig>,
+              }),
+              { kind: 'evm' as const },
+            )
           : spec.kind === 'kvstore'
             ? await startKvStoreChain(spec)
             : spec.kind === 'hub'
               ? await (await loaded(hubParts())).startHubChain(spec)
-            : // LiteSVM is loaded only by a network that has an SVM chain.
-              await (await loaded(import('./svm-chain.js'))).startSvmChain(spec);
+              : // LiteSVM is loaded only by a network that has an SVM chain.
+                await (await loaded(import('./svm-chain.js'))).startSvmChain(spec);
       started.push(chain);
       if (ids.has(chain.chainId)) throw new Error(`two chains of the network have the chain id ${chain.chainId}`);
       ids.add(chain.chainId);
@@ -123,7 +131,10 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
     const evms = started.filter((c): c is { readonly kind: 'evm' } & ChainletNode => c.kind === 'evm');
     const svms = started.filter((c): c is SvmChain => c.kind === 'svm');
     const hubs = started.filter((c): c is HubChain => c.kind === 'hub');
-    const others = [...(hubs.length > 0 ? hubs.map((await hubParts()).hubRoutingChain) : []), ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : [])];
+    const others = [
+      ...(hubs.length > 0 ? hubs.map((await hubParts()).hubRoutingChain) : []),
+      ...(svms.length > 0 ? svms.map((await import('./svm-routing.js')).svmRoutingChain) : []),
+    ];
     // A halted chain cannot take the handshake's txs: the network starts without IBC (the banner says why).
     if (wantsIbc && evms[0] && hubs[0] && evms[0].halted === undefined) {
       const slow = handshakeWait(evms[0]);
@@ -139,17 +150,33 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
       evms[0].internals.devnet.relayer = relayer;
       const evm = evms[0];
       const hub = hubs[0];
-      packets = new PacketIndex([indexedChain(evm, evm.internals.blockStore), indexedChain(hub, hub.parts.blockStore)], (hash) => `${routing?.url ?? ''}/explorer/tx/${hash}`);
+      packets = new PacketIndex(
+        [indexedChain(evm, evm.internals.blockStore), indexedChain(hub, hub.parts.blockStore)],
+        (hash) => `${routing?.url ?? ''}/explorer/tx/${hash}`,
+      );
       const path = relayer.status().paths[0]!;
       packets.connect({ chainId: path.chainA, port: 'transfer', channel: path.channelA }, { chainId: path.chainB, port: 'transfer', channel: path.channelB });
     }
-    if (ibcSkipped && evms[0]) evms[0].logger.warn('IBC is off: the EVM chain runs a home or given genesis, which does not fund the relayer (start without --home for IBC: docs/network.md)');
+    if (ibcSkipped && evms[0])
+      evms[0].logger.warn(
+        'IBC is off: the EVM chain runs a home or given genesis, which does not fund the relayer (start without --home for IBC: docs/network.md)',
+      );
     for (const evm of evms) await evm.listen();
     const otherCometChains = hubs.flatMap((hub) => (hub.urls.rpc ? [{ chainId: hub.chainId, rpc: hub.urls.rpc, ws: hub.urls.rpcWs }] : []));
     await ioTurn();
-    if (routingWanted && evms[0]) routing = await startRoutingApi(evms[0], evms, others, { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains, ...(packets ? { ibcPackets: (n: number) => packets!.recent(n) } : {}) }, packets && ((chainId, hash) => packets!.transfersOf(chainId, hash)), {
-        ...(relayer ? { ibcPaths: relayer.status().paths.map((p) => ({ chainA: p.chainA, channelA: p.channelA, chainB: p.chainB, channelB: p.channelB })) } : {}),
-      });
+    if (routingWanted && evms[0])
+      routing = await startRoutingApi(
+        evms[0],
+        evms,
+        others,
+        { ...explorerUpstreams(evms[0]), svmRpc: svms[0]?.urls.rpc, otherCometChains, ...(packets ? { ibcPackets: (n: number) => packets!.recent(n) } : {}) },
+        packets && ((chainId, hash) => packets!.transfersOf(chainId, hash)),
+        {
+          ...(relayer
+            ? { ibcPaths: relayer.status().paths.map((p) => ({ chainA: p.chainA, channelA: p.channelA, chainB: p.chainB, channelB: p.channelB })) }
+            : {}),
+        },
+      );
     if (metrics) prom = await metrics.serve(evms[0]?.logger ?? silentLogger());
   } catch (err) {
     await stopAll();
@@ -169,7 +196,12 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
 function handshakeWait(evm: ChainletNode): string | undefined {
   const c = evm.config.consensus;
   const offline = evm.internals.validators.flatMap((v, i) => (v.online ? [] : [i]));
-  const why = [c.mode === 'interval' ? `interval mode, block time ${c.timeoutCommitMs} ms` : '', offline.length > 0 ? `validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} offline: their rounds wait timeout_propose ${c.timeoutProposeMs} ms` : ''].filter(Boolean);
+  const why = [
+    c.mode === 'interval' ? `interval mode, block time ${c.timeoutCommitMs} ms` : '',
+    offline.length > 0
+      ? `validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} offline: their rounds wait timeout_propose ${c.timeoutProposeMs} ms`
+      : '',
+  ].filter(Boolean);
   return why.length > 0 ? `its handshake txs each wait for a block of ${evm.chainId} (${why.join('; ')})` : undefined;
 }
 
@@ -180,6 +212,10 @@ function fundRelayer(spec: ChainSpec): ChainSpec {
     const extraAlloc = { ...(spec.devnet?.extraAlloc ?? {}), [relayerAddress('eth_secp256k1')]: { balance: RELAYER_EVM_BALANCE.toString() } };
     return { ...spec, devnet: { ...spec.devnet, extraAlloc } };
   }
-  if (spec.kind === 'hub') return { ...spec, extraAccounts: [...(spec.extraAccounts ?? []), { address: relayerAddress('secp256k1', HUB_PREFIX), amount: RELAYER_HUB_BALANCE.toString() }] };
+  if (spec.kind === 'hub')
+    return {
+      ...spec,
+      extraAccounts: [...(spec.extraAccounts ?? []), { address: relayerAddress('secp256k1', HUB_PREFIX), amount: RELAYER_HUB_BALANCE.toString() }],
+    };
   return spec;
 }

@@ -95,7 +95,9 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
   const logger = spec.logger ?? silentLogger();
   checkLimits(spec);
   const opts = { mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts, maxRecords: spec.maxRecords, maxBlocks: spec.maxBlocks };
-  const store: SvmStore | undefined = spec.home ? await openSvmStore({ dir: join(spec.home, 'data'), ledger: opts, maxJournalBytes: spec.maxJournalBytes }) : undefined;
+  const store: SvmStore | undefined = spec.home
+    ? await openSvmStore({ dir: join(spec.home, 'data'), ledger: opts, maxJournalBytes: spec.maxJournalBytes })
+    : undefined;
   const ledger = store ? store.ledger : await SvmLedger.create(opts);
   const slotMs = spec.slotMs ?? 400;
   const timer = slotMs > 0 ? setInterval(() => ledger.advanceSlot(), slotMs) : undefined;
@@ -124,7 +126,11 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
     }
   }
   let stopped = false;
-  const stopMetrics = spec.metrics?.svmChain({ chainId: spec.chainId ?? DEFAULT_SVM_CHAIN_ID, slot: () => ledger.slot, onTransaction: (l) => ledger.onTransaction(l) });
+  const stopMetrics = spec.metrics?.svmChain({
+    chainId: spec.chainId ?? DEFAULT_SVM_CHAIN_ID,
+    slot: () => ledger.slot,
+    onTransaction: (l) => ledger.onTransaction(l),
+  });
   return {
     kind: 'svm',
     chainId: spec.chainId ?? DEFAULT_SVM_CHAIN_ID,

@@ -18,7 +18,17 @@ const NATIVE = new Set(['sol', 'SOL', 'lamport', 'lamports', 'solana-native']);
 
 export function svmRoutingChain(chain: SvmChain): RoutingChain {
   const ledger = chain.ledger;
-  const hosted: HostedChain = Object.freeze({ cosmosChainId: chain.chainId, evmChainId: '', chainName: 'solana', prettyName: 'Solana', bech32Prefix: '', denom: 'sol', displayDenom: 'SOL', decimals: 9, isTestnet: true });
+  const hosted: HostedChain = Object.freeze({
+    cosmosChainId: chain.chainId,
+    evmChainId: '',
+    chainName: 'solana',
+    prettyName: 'Solana',
+    bech32Prefix: '',
+    denom: 'sol',
+    displayDenom: 'SOL',
+    decimals: 9,
+    isTestnet: true,
+  });
   const text = (b: Uint8Array) => b58.decode(b);
   const adapter: RoutingChain = {
     chain: hosted,
@@ -48,7 +58,13 @@ export function svmRoutingChain(chain: SvmChain): RoutingChain {
       const m = ledger.account(ledger.mint);
       const decimals = m ? (parseMint(m.data)?.decimals ?? null) : null;
       // The genesis mint is USDC-like (6 decimals, ledger.ts); it has no on-chain metadata account.
-      const usdc = tokenAsset(chain.chainId, ledger.mint, { symbol: 'USDC', name: 'USDC (devnet mint)', decimals, isSvm: true, description: 'The SPL mint of the SVM devnet' });
+      const usdc = tokenAsset(chain.chainId, ledger.mint, {
+        symbol: 'USDC',
+        name: 'USDC (devnet mint)',
+        decimals,
+        isSvm: true,
+        description: 'The SPL mint of the SVM devnet',
+      });
       return [sol, usdc];
     },
     async unsignedTransfer(from, to, denom, amount) {
@@ -118,7 +134,9 @@ export function svmRoutingChain(chain: SvmChain): RoutingChain {
     async block(height) {
       // Slots older than the blockhash window are not kept.
       const s = ledger.slotInfo(BigInt(height));
-      return s && { height, hash: Uint8Array.from(b58.encode(s.blockhash)), time: new Date(s.timeMs).toISOString(), numTxs: s.txs, proposer: new Uint8Array(0) };
+      return (
+        s && { height, hash: Uint8Array.from(b58.encode(s.blockhash)), time: new Date(s.timeMs).toISOString(), numTxs: s.txs, proposer: new Uint8Array(0) }
+      );
     },
     displayHash: (hash) => text(hash),
   };

@@ -4,9 +4,25 @@
  * created if missing, paid by the sender), with the chain's latest blockhash. The sender signs the
  * base64 wire transaction and submits it (`/v2/tx/submit` or `sendTransaction`).
  */
-import { address, appendTransactionMessageInstructions, compileTransaction, createNoopSigner, createTransactionMessage, getBase64EncodedWireTransaction, pipe, setTransactionMessageFeePayer, setTransactionMessageLifetimeUsingBlockhash, type Instruction } from '@solana/kit';
+import {
+  address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  type Instruction,
+} from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 
 export interface SvmTransferArgs {
   from: string;
@@ -27,7 +43,10 @@ export async function unsignedSvmTransfer(a: SvmTransferArgs): Promise<string> {
     const mint = address(a.mint.address);
     const [source] = await findAssociatedTokenPda({ mint, owner: from, tokenProgram: TOKEN_PROGRAM_ADDRESS });
     const [destination] = await findAssociatedTokenPda({ mint, owner: to, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-    ixs = [getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner: to, mint }), getTransferCheckedInstruction({ source, mint, destination, authority: payer, amount: a.amount, decimals: a.mint.decimals })];
+    ixs = [
+      getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner: to, mint }),
+      getTransferCheckedInstruction({ source, mint, destination, authority: payer, amount: a.amount, decimals: a.mint.decimals }),
+    ];
   }
   const message = pipe(
     createTransactionMessage({ version: 0 }),

@@ -76,7 +76,10 @@ export async function openHomeApp(home: string, config: NodeConfig, logger: Logg
 }
 
 /** Serves `app` on `address` (CometBFT's proxy_app); `onStop` runs after the server closes. */
-export async function serveApp(app: HomeApp<Application>, opts: { address?: string; maxMessageBytes?: number; maxQueueBytes?: number; logger: Logger }): Promise<AbciServer> {
+export async function serveApp(
+  app: HomeApp<Application>,
+  opts: { address?: string; maxMessageBytes?: number; maxQueueBytes?: number; logger: Logger },
+): Promise<AbciServer> {
   try {
     return await startAbciServer({
       app: app.app,

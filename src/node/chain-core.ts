@@ -99,7 +99,15 @@ export async function buildConsensusCore(o: ConsensusCoreOptions): Promise<Conse
   const indexer = stores.indexer;
   indexer.onFailure = (err) => logger.error({ err, height: err.height }, 'indexing failed: block production stops (restart the node to re-index)');
   const executor = new BlockExecutor({ app, mempool, blockStore: stores.blockStore, stateStore: stores.stateStore, indexer, eventBus });
-  const { state, lastCommit } = await handshake({ app, executor, blockStore: stores.blockStore, stateStore: stores.stateStore, genesis, logger, appVersion: o.appVersion });
+  const { state, lastCommit } = await handshake({
+    app,
+    executor,
+    blockStore: stores.blockStore,
+    stateStore: stores.stateStore,
+    genesis,
+    logger,
+    appVersion: o.appVersion,
+  });
   if (indexer.enabled) await executor.reindexFrom((await indexer.loadIndexedHeight()) + 1, state.lastBlockHeight);
   const validators = o.validatorKeys.map((k) => new LocalValidator(k, genesis.chainId));
   for (const i of o.offlineValidators ?? []) {
@@ -145,7 +153,12 @@ export function quorumShortfall(set: ValidatorSet, locals: readonly LocalValidat
   if (set.hasTwoThirdsMajority(online)) return undefined;
   const offline = locals.flatMap((l, i) => (l.online ? [] : [i]));
   const absent = set.validators.filter((v) => !locals.some((l) => Buffer.compare(l.address, v.address) === 0)).length;
-  const who = [offline.length > 0 ? `validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} offline` : '', absent > 0 ? `${absent} not in this process` : ''].filter(Boolean).join(', ');
+  const who = [
+    offline.length > 0 ? `validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} offline` : '',
+    absent > 0 ? `${absent} not in this process` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `online voting power ${online} of ${set.totalVotingPower()} is not more than 2/3${who ? ` (${who})` : ''}`;
 }
 
@@ -178,6 +191,9 @@ function firstBlockWait(consensus: ConsensusConfig, validators: readonly LocalVa
   const parts: string[] = [];
   if (consensus.mode === 'interval') parts.push(`interval mode, block time ${consensus.timeoutCommitMs} ms`);
   const offline = validators.flatMap((v, i) => (v.online ? [] : [i]));
-  if (offline.length > 0) parts.push(`validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} of ${validators.length} offline: a round one of them proposes waits timeout_propose ${consensus.timeoutProposeMs} ms`);
+  if (offline.length > 0)
+    parts.push(
+      `validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} of ${validators.length} offline: a round one of them proposes waits timeout_propose ${consensus.timeoutProposeMs} ms`,
+    );
   return parts.length > 0 ? parts.join('; ') : undefined;
 }

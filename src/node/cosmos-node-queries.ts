@@ -101,7 +101,16 @@ export function cosmosNodeQueryRoutes(src: NodeQuerySource): QueryRoute[] {
           moniker: i.moniker,
           other: { txIndex: src.txIndexer ? 'on' : 'off', rpcAddress: i.rpcAddress },
         };
-        const applicationVersion: VersionInfo = { name: 'chainlet', appName: 'chainlet', version: VERSION, gitCommit: '', buildTags: '', goVersion: `node ${process.versions.node}`, buildDeps: [], cosmosSdkVersion: '' };
+        const applicationVersion: VersionInfo = {
+          name: 'chainlet',
+          appName: 'chainlet',
+          version: VERSION,
+          gitCommit: '',
+          buildTags: '',
+          goVersion: `node ${process.versions.node}`,
+          buildDeps: [],
+          cosmosSdkVersion: '',
+        };
         return GetNodeInfoResponse.encode({ defaultNodeInfo: nodeInfo, applicationVersion }).finish();
       },
     },

@@ -79,7 +79,13 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
   const numTxs = gauge('consensus_num_txs', 'Number of transactions.');
   const totalTxs = counter('consensus_total_txs', 'Total number of transactions.');
   const blockSize = gauge('consensus_block_size_bytes', 'Size of the block.');
-  const interval = new Histogram({ name: `${ns}consensus_block_interval_seconds`, help: 'Time between this and the last block.', labelNames, buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10], registers: [registry] });
+  const interval = new Histogram({
+    name: `${ns}consensus_block_interval_seconds`,
+    help: 'Time between this and the last block.',
+    labelNames,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10],
+    registers: [registry],
+  });
   const mempoolGauge = (name: string, help: string, read: (m: Mempool) => number) =>
     new Gauge({
       name: `${ns}${name}`,
@@ -92,17 +98,71 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
     });
   const mempoolSize = mempoolGauge('mempool_size', 'Number of uncommitted transactions in the mempool.', (m) => m.size());
   const mempoolBytes = mempoolGauge('mempool_size_bytes', 'Total size of the mempool in bytes.', (m) => m.sizeBytes());
-  const txSize = new Histogram({ name: `${ns}mempool_tx_size_bytes`, help: 'Transaction sizes in bytes.', labelNames, buckets: [64, 128, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576], registers: [registry] });
+  const txSize = new Histogram({
+    name: `${ns}mempool_tx_size_bytes`,
+    help: 'Transaction sizes in bytes.',
+    labelNames,
+    buckets: [64, 128, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576],
+    registers: [registry],
+  });
   const failedTxs = counter('mempool_failed_txs', 'Number of failed transactions.');
   const recheckTimes = counter('mempool_recheck_times', 'Number of times transactions are rechecked in the mempool.');
   const peers = gauge('p2p_peers', 'Number of peers (an in-process network has none).');
-  const ethRequests = new Counter({ name: 'chainlet_json_rpc_requests_total', help: 'Ethereum JSON-RPC calls by method and outcome.', labelNames: ['chain_id', 'method', 'outcome'], registers: [registry] });
-  const ethLatency = new Histogram({ name: 'chainlet_json_rpc_duration_seconds', help: 'Ethereum JSON-RPC call latency by method.', labelNames: ['chain_id', 'method'], buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
-  const routingRequests = new Counter({ name: 'chainlet_routing_requests_total', help: 'Routing API requests by route and HTTP status.', labelNames: ['chain_id', 'route', 'status'], registers: [registry] });
-  const routingLatency = new Histogram({ name: 'chainlet_routing_duration_seconds', help: 'Routing API request latency by route.', labelNames: ['chain_id', 'route'], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [registry] });
+  const ethRequests = new Counter({
+    name: 'chainlet_json_rpc_requests_total',
+    help: 'Ethereum JSON-RPC calls by method and outcome.',
+    labelNames: ['chain_id', 'method', 'outcome'],
+    registers: [registry],
+  });
+  const ethLatency = new Histogram({
+    name: 'chainlet_json_rpc_duration_seconds',
+    help: 'Ethereum JSON-RPC call latency by method.',
+    labelNames: ['chain_id', 'method'],
+    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
+  const routingRequests = new Counter({
+    name: 'chainlet_routing_requests_total',
+    help: 'Routing API requests by route and HTTP status.',
+    labelNames: ['chain_id', 'route', 'status'],
+    registers: [registry],
+  });
+  const routingLatency = new Histogram({
+    name: 'chainlet_routing_duration_seconds',
+    help: 'Routing API request latency by route.',
+    labelNames: ['chain_id', 'route'],
+    buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
   // CometBFT's buckets (1, 11, …, 91 ms).
-  const processing = new Histogram({ name: `${ns}state_block_processing_time`, help: 'Time spent processing FinalizeBlock (ms).', labelNames, buckets: Array.from({ length: 10 }, (_, i) => 1 + 10 * i), registers: [registry] });
-  const cometFamilies = [height, latestHeight, rounds, validators, validatorsPower, missing, missingPower, byzantine, numTxs, totalTxs, blockSize, interval, mempoolSize, mempoolBytes, txSize, failedTxs, recheckTimes, peers, processing];
+  const processing = new Histogram({
+    name: `${ns}state_block_processing_time`,
+    help: 'Time spent processing FinalizeBlock (ms).',
+    labelNames,
+    buckets: Array.from({ length: 10 }, (_, i) => 1 + 10 * i),
+    registers: [registry],
+  });
+  const cometFamilies = [
+    height,
+    latestHeight,
+    rounds,
+    validators,
+    validatorsPower,
+    missing,
+    missingPower,
+    byzantine,
+    numTxs,
+    totalTxs,
+    blockSize,
+    interval,
+    mempoolSize,
+    mempoolBytes,
+    txSize,
+    failedTxs,
+    recheckTimes,
+    peers,
+    processing,
+  ];
 
   const svmSlot = new Gauge({
     name: 'chainlet_svm_slot',
@@ -113,8 +173,18 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
       for (const [chain_id, slot] of slots) this.set({ chain_id }, Number(slot()));
     },
   });
-  const svmTxs = new Counter({ name: 'chainlet_svm_transactions_total', help: 'Transactions executed on the SVM chain, by status (success or failed).', labelNames: ['chain_id', 'status'], registers: [registry] });
-  const svmFees = new Counter({ name: 'chainlet_svm_fees_lamports_total', help: 'Fees paid on the SVM chain, in lamports.', labelNames, registers: [registry] });
+  const svmTxs = new Counter({
+    name: 'chainlet_svm_transactions_total',
+    help: 'Transactions executed on the SVM chain, by status (success or failed).',
+    labelNames: ['chain_id', 'status'],
+    registers: [registry],
+  });
+  const svmFees = new Counter({
+    name: 'chainlet_svm_fees_lamports_total',
+    help: 'Fees paid on the SVM chain, in lamports.',
+    labelNames,
+    registers: [registry],
+  });
 
   return {
     registry,
@@ -148,7 +218,10 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
         latestHeight.set(l, h);
         numTxs.set(l, block.data.txs.length);
         totalTxs.inc(l, block.data.txs.length);
-        blockSize.set(l, block.data.txs.reduce((a, t) => a + t.length, 0));
+        blockSize.set(
+          l,
+          block.data.txs.reduce((a, t) => a + t.length, 0),
+        );
         const ms = timestampToMs(block.header.time);
         if (lastBlockMs !== undefined) interval.observe(l, Math.max(0, ms - lastBlockMs) / 1000);
         lastBlockMs = ms;

@@ -49,7 +49,6 @@ import { timestampToNs } from '../types/time.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
 import { buildConsensusCore, chainMetrics, openChainStores, quorumShortfall, startProduction, type Db } from './chain-core.js';
 
-
 export interface StartNodeOptions {
   /** A home folder made by `chainlet init`: config files, genesis, keys, and data on disk. */
   home?: string;
@@ -199,7 +198,13 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     txIndexer,
     info: () => {
       const key = nodeKey ?? validatorKeys[0];
-      return { chainId: genesis.chainId, moniker: config.moniker, nodeId: key ? Buffer.from(key.address).toString('hex') : '', rpcAddress: config.rpc.laddr, appVersion: APP_VERSION };
+      return {
+        chainId: genesis.chainId,
+        moniker: config.moniker,
+        nodeId: key ? Buffer.from(key.address).toString('hex') : '',
+        rpcAddress: config.rpc.laddr,
+        appVersion: APP_VERSION,
+      };
     },
   };
   // The node's gRPC services (blocks, txs, node info) load with their first query.
@@ -207,7 +212,12 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     services: NODE_QUERY_SERVICES,
     load: async () => (await import('./cosmos-node-queries.js')).cosmosNodeQueryRoutes(nodeQuerySource),
   };
-  const app = await createEvmApp({ db: sub('app') as unknown as AppLevel, logger: moduleLogger('app'), minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined, lazyQueryRoutes: [nodeQueries] });
+  const app = await createEvmApp({
+    db: sub('app') as unknown as AppLevel,
+    logger: moduleLogger('app'),
+    minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
+    lazyQueryRoutes: [nodeQueries],
+  });
   app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
   // Trace replays run a block's every tx again, Cosmos ones too: the block store has them.
   app.setBlockSource(async (height) => {
@@ -216,7 +226,17 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   });
 
   // ── handshake, then consensus ──
-  const core = await buildConsensusCore({ app, stores, genesis, validatorKeys, config, logger, moduleLogger, offlineValidators: opts.offlineValidators, appVersion: VERSION });
+  const core = await buildConsensusCore({
+    app,
+    stores,
+    genesis,
+    validatorKeys,
+    config,
+    logger,
+    moduleLogger,
+    offlineValidators: opts.offlineValidators,
+    appVersion: VERSION,
+  });
   const { eventBus, mempool, indexer, executor, consensus, validators } = core;
   const devnet = new DevnetControl(
     { db, chainId: genesis.chainId, ranges, blockStore, stateStore, indexer, app, mempool, consensus, eventBus, validators, logger: moduleLogger('devnet') },

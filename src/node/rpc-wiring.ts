@@ -28,7 +28,16 @@ import { providerForService, type Eip1193Provider } from '../rpc/eth/provider.js
 import { startEthServer, type RunningEthRpc } from '../rpc/eth/server.js';
 import { newEthService, type EthService } from '../rpc/eth/service.js';
 import type { ApiKeyStore } from '../rpc/routing/api-keys.js';
-import { chainNameOf, outcomeOf, type BlockSummary, type EthTxSummary, type HostedChain, type PooledTx, type RoutingChain, type RoutingEnv } from '../rpc/routing/env.js';
+import {
+  chainNameOf,
+  outcomeOf,
+  type BlockSummary,
+  type EthTxSummary,
+  type HostedChain,
+  type PooledTx,
+  type RoutingChain,
+  type RoutingEnv,
+} from '../rpc/routing/env.js';
 import { ethermintFace, ethermintRecords } from '../rpc/routing/chains.js';
 import { ethermintNativeAssets, storeVouchers, tokenAsset } from '../rpc/routing/assets.js';
 import { Erc20Tokens } from '../rpc/routing/erc20-tokens.js';
@@ -64,7 +73,10 @@ export interface CometChainSource {
   readonly genesis: ChainletNode['genesis'];
   readonly config: Pick<ChainletNode['config'], 'rpc' | 'moniker' | 'mempool'>;
   readonly logger: ChainletNode['logger'];
-  readonly internals: Pick<NodeInternals, 'mempool' | 'eventBus' | 'blockStore' | 'stateStore' | 'txIndexer' | 'blockIndexer' | 'consensus' | 'validators' | 'nodeKey'> & {
+  readonly internals: Pick<
+    NodeInternals,
+    'mempool' | 'eventBus' | 'blockStore' | 'stateStore' | 'txIndexer' | 'blockIndexer' | 'consensus' | 'validators' | 'nodeKey'
+  > & {
     readonly app: AppConnQuery & AppConnMempool;
   };
 }
@@ -282,7 +294,14 @@ export function createNamespaceServices(node: ChainletNode): NamespaceServices {
 export type RoutingEnvExtras = Partial<Omit<RoutingEnv, 'chains' | 'config' | 'logger' | 'apiKeys' | 'now' | 'explorer' | 'ibcTransfers'>>;
 
 /** Starts the routing API on `node`'s `[routing] address`, over `chains` (default: the node alone). */
-export async function startRoutingApi(node: ChainletNode, chains: readonly ChainletNode[] = [node], others: readonly RoutingChain[] = [], explorer?: RoutingEnv['explorer'], ibcTransfers?: RoutingEnv['ibcTransfers'], extras: RoutingEnvExtras = {}): Promise<RoutingApi> {
+export async function startRoutingApi(
+  node: ChainletNode,
+  chains: readonly ChainletNode[] = [node],
+  others: readonly RoutingChain[] = [],
+  explorer?: RoutingEnv['explorer'],
+  ibcTransfers?: RoutingEnv['ibcTransfers'],
+  extras: RoutingEnvExtras = {},
+): Promise<RoutingApi> {
   const { host, port } = parseRoutingAddress(node.config.routing.address);
   const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((node.config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
   const env = networkRoutingEnv(node, chains, others);
@@ -476,7 +495,16 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
       const byComet = txIndexer ? await txIndexer(cometHash) : undefined;
       // With an indexer, a block the EVM view knows but the indexer does not yet is "result pending".
       const outcome = byComet ? outcomeOf(byComet.result) : txIndexer ? undefined : await receiptOutcome(d.height, hash);
-      return { tx: d.raw, cometHash, ethHash: hash, height: byComet?.height ?? d.height, index: byComet?.index ?? d.index, outcome, result: byComet?.result, eth: d.eth };
+      return {
+        tx: d.raw,
+        cometHash,
+        ethHash: hash,
+        height: byComet?.height ?? d.height,
+        index: byComet?.index ?? d.index,
+        outcome,
+        result: byComet?.result,
+        eth: d.eth,
+      };
     },
 
     pooledTx: (hash) => parts.pooledTx(hash),

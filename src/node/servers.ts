@@ -68,4 +68,3 @@ export async function startServers(node: ChainletNode): Promise<RunningServers> 
   }
   return { urls, stop };
 }
-

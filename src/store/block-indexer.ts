@@ -24,18 +24,7 @@ import {
   someEventMatches,
 } from './event-search.js';
 import { joinKey, padHeight } from './keys.js';
-import {
-  asLevelDb,
-  EMPTY_VALUE,
-  encodeRecord,
-  getValues,
-  hasKey,
-  openDb,
-  scanKeys,
-  writeBatch,
-  type LevelDb,
-  type PutOp,
-} from './level.js';
+import { asLevelDb, EMPTY_VALUE, encodeRecord, getValues, hasKey, openDb, scanKeys, writeBatch, type LevelDb, type PutOp } from './level.js';
 
 const RESERVED = [BLOCK_HEIGHT_KEY] as const;
 const BLOCK_NS = 'bi.b';
@@ -86,10 +75,7 @@ class KvBlockIndexer implements BlockIndexer {
     const sorted = [...heights].sort((a, b) => a - b);
     const stored = await getValues<AbciEvent[]>(this.db, sorted.map(blockKey));
     return sorted.filter(
-      (h, i) =>
-        stored[i] !== undefined &&
-        reservedMatch(plan.reserved, { [BLOCK_HEIGHT_KEY]: String(h) }) &&
-        someEventMatches(stored[i], plan.events),
+      (h, i) => stored[i] !== undefined && reservedMatch(plan.reserved, { [BLOCK_HEIGHT_KEY]: String(h) }) && someEventMatches(stored[i], plan.events),
     );
   }
 }

@@ -35,7 +35,8 @@ describe('BTreeLevel', () => {
   /** Every entry of the tree as [key bytes hex, value bytes hex]. */
   async function dump(db: BTreeLevel<Uint8Array, Uint8Array>): Promise<[string, string][]> {
     const out: [string, string][] = [];
-    for await (const [k, v] of db.iterator({ keyEncoding: 'view', valueEncoding: 'view' })) out.push([Buffer.from(k).toString('hex'), Buffer.from(v).toString('hex')]);
+    for await (const [k, v] of db.iterator({ keyEncoding: 'view', valueEncoding: 'view' }))
+      out.push([Buffer.from(k).toString('hex'), Buffer.from(v).toString('hex')]);
     return out;
   }
 
@@ -93,7 +94,10 @@ describe('BTreeLevel', () => {
     for (const db of [plain, direct]) {
       const sub = db.sublevel<string, Uint8Array>('blocks', { keyEncoding: 'utf8', valueEncoding: 'view' });
       await sub.open();
-      await writeBatch(sub as never, [{ key: 'bs.state', value: Uint8Array.from([1]) }, { key: 'bs.block\x00ü', value: Uint8Array.from([2]) }]);
+      await writeBatch(sub as never, [
+        { key: 'bs.state', value: Uint8Array.from([1]) },
+        { key: 'bs.block\x00ü', value: Uint8Array.from([2]) },
+      ]);
       await writeBatch(sub as never, [], ['bs.state']);
     }
     expect(await dump(direct)).toEqual(await dump(plain));

@@ -17,7 +17,8 @@ import sortedBtree from 'sorted-btree';
 
 // A CommonJS package: Node's ESM import hands out module.exports, whose `default` is the class;
 // loaders that honour `__esModule` (Vitest's) hand out the class itself.
-const BTree: typeof sortedBtree.default = (sortedBtree as { default?: typeof sortedBtree.default }).default ?? (sortedBtree as unknown as typeof sortedBtree.default);
+const BTree: typeof sortedBtree.default =
+  (sortedBtree as { default?: typeof sortedBtree.default }).default ?? (sortedBtree as unknown as typeof sortedBtree.default);
 
 type Bytes = Uint8Array;
 type Tree = sortedBtree.default<string, Bytes>;

@@ -149,20 +149,13 @@ const isExact = (cc: CompiledCondition) => cc.condition.op === '=' && cc.conditi
  * parts (after the value: height first, event seq and any id parts after) to an id that includes
  * the event seq.
  */
-export async function findCandidates(
-  db: LevelDb,
-  ns: string,
-  plan: SearchPlan,
-  idOf: (location: string[]) => string,
-): Promise<Set<string>> {
+export async function findCandidates(db: LevelDb, ns: string, plan: SearchPlan, idOf: (location: string[]) => string): Promise<Set<string>> {
   let acc: Set<string> | undefined;
   // Exact-value scans read only matching keys: run them first to shrink the set early.
   const ordered = [...plan.events].sort((a, b) => Number(isExact(b)) - Number(isExact(a)));
   for (const cc of ordered) {
     const exact = isExact(cc);
-    const prefix = exact
-      ? keyPrefix(ns, escapePart(cc.tag), escapePart(cc.condition.arg!.value))
-      : keyPrefix(ns, escapePart(cc.tag));
+    const prefix = exact ? keyPrefix(ns, escapePart(cc.tag), escapePart(cc.condition.arg!.value)) : keyPrefix(ns, escapePart(cc.tag));
     const hits = new Set<string>();
     const prev = acc;
     await scanKeys(db, prefix, prefixEnd(prefix), (key) => {
@@ -183,11 +176,7 @@ export async function findCandidates(
 export function someEventMatches(events: readonly AbciEvent[], conds: readonly CompiledCondition[]): boolean {
   if (conds.length === 0) return true;
   return events.some(
-    (e) =>
-      e.type !== '' &&
-      conds.every((cc) =>
-        e.attributes.some((a) => a.index && a.key !== '' && `${e.type}.${a.key}` === cc.tag && cc.match(a.value)),
-      ),
+    (e) => e.type !== '' && conds.every((cc) => e.attributes.some((a) => a.index && a.key !== '' && `${e.type}.${a.key}` === cc.tag && cc.match(a.value))),
   );
 }
 

@@ -79,7 +79,8 @@ describe('IndexerService when an index write fails', () => {
     const db = new MemoryLevel<string, Uint8Array>();
     let fail = false;
     const batch = db.batch.bind(db) as (...a: unknown[]) => unknown;
-    (db as unknown as { batch: (...a: unknown[]) => unknown }).batch = (...a: unknown[]) => (fail && a.length > 0 ? Promise.reject(new Error('disk full')) : batch(...a));
+    (db as unknown as { batch: (...a: unknown[]) => unknown }).batch = (...a: unknown[]) =>
+      fail && a.length > 0 ? Promise.reject(new Error('disk full')) : batch(...a);
     const tx = await createTxIndexer(db);
     const block = await createBlockIndexer(new MemoryLevel());
     let marker = 0;

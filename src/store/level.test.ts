@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rootOf, writeBatch, type LevelDb } from './level.js';
 
 describe('writeBatch', () => {
-  it('writes a nested sublevel\'s batch through the root, to the same keys as the sublevel itself would', async () => {
+  it("writes a nested sublevel's batch through the root, to the same keys as the sublevel itself would", async () => {
     const root = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
     const app = root.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' });
     const index = app.sublevel('index', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as LevelDb;
@@ -15,10 +15,13 @@ describe('writeBatch', () => {
       { key: 'c', value: Uint8Array.of(2) },
     ]);
     const viaSublevel = new MemoryLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
-    await viaSublevel.sublevel<string, Uint8Array>('app', { valueEncoding: 'view' }).sublevel<string, Uint8Array>('index', { valueEncoding: 'view' }).batch([
-      { type: 'put', key: 'a\x00b', value: Uint8Array.of(1) },
-      { type: 'put', key: 'c', value: Uint8Array.of(2) },
-    ]);
+    await viaSublevel
+      .sublevel<string, Uint8Array>('app', { valueEncoding: 'view' })
+      .sublevel<string, Uint8Array>('index', { valueEncoding: 'view' })
+      .batch([
+        { type: 'put', key: 'a\x00b', value: Uint8Array.of(1) },
+        { type: 'put', key: 'c', value: Uint8Array.of(2) },
+      ]);
     expect(await root.keys().all()).toEqual(await viaSublevel.keys().all());
     const get = async (key: string) => {
       const v = await index.get<string, Uint8Array>(key, { keyEncoding: 'utf8', valueEncoding: 'view' });

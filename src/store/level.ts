@@ -50,9 +50,7 @@ export async function hasKey(db: LevelDb, key: string): Promise<boolean> {
   return (await db.get<string, Uint8Array>(key, ENC)) !== undefined;
 }
 
-type BatchOp =
-  | { type: 'put'; key: string; value: Uint8Array; sublevel?: LevelDb }
-  | { type: 'del'; key: string; sublevel?: LevelDb };
+type BatchOp = { type: 'put'; key: string; value: Uint8Array; sublevel?: LevelDb } | { type: 'del'; key: string; sublevel?: LevelDb };
 
 /**
  * Writes all puts and deletes atomically. On the in-memory database the writes go straight into
@@ -102,12 +100,7 @@ export async function scanKeys(db: LevelDb, gte: string, lt: string, onKey: (key
 }
 
 /** Calls `onEntry` for every entry in [gte, lt) in order, until it returns false. */
-export async function scanEntries(
-  db: LevelDb,
-  gte: string,
-  lt: string,
-  onEntry: (key: string, value: Uint8Array) => boolean | void,
-): Promise<void> {
+export async function scanEntries(db: LevelDb, gte: string, lt: string, onEntry: (key: string, value: Uint8Array) => boolean | void): Promise<void> {
   const it = db.iterator<string, Uint8Array>({ gte, lt, ...ENC });
   try {
     for (;;) {

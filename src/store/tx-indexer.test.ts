@@ -100,10 +100,7 @@ describe('TxIndexer', () => {
 
   it('matches conditions within one event only (v0.38)', async () => {
     const idx = await createTxIndexer(new MemoryLevel());
-    const r = txr(1, 0, [
-      ev('transfer', attr('sender', 'bob'), attr('amount', '100')),
-      ev('transfer', attr('sender', 'tom'), attr('amount', '200')),
-    ]);
+    const r = txr(1, 0, [ev('transfer', attr('sender', 'bob'), attr('amount', '100')), ev('transfer', attr('sender', 'tom'), attr('amount', '200'))]);
     await idx.index([r]);
     expect(await search(idx, "transfer.sender = 'bob' AND transfer.amount = 100")).toEqual(['1/0']);
     expect(await search(idx, "transfer.sender = 'tom' AND transfer.amount > 150")).toEqual(['1/0']);

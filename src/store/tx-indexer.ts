@@ -28,18 +28,7 @@ import {
   type SearchPlan,
 } from './event-search.js';
 import { joinKey, padHeight, padIndex } from './keys.js';
-import {
-  asLevelDb,
-  EMPTY_VALUE,
-  encodeRecord,
-  getValue,
-  getValues,
-  openDb,
-  scanKeys,
-  writeBatch,
-  type LevelDb,
-  type PutOp,
-} from './level.js';
+import { asLevelDb, EMPTY_VALUE, encodeRecord, getValue, getValues, openDb, scanKeys, writeBatch, type LevelDb, type PutOp } from './level.js';
 
 const RESERVED = [TX_HASH_KEY, TX_HEIGHT_KEY] as const;
 const HASH_NS = 'tx.h';
@@ -100,12 +89,9 @@ class KvTxIndexer implements TxIndexer {
     const loaded = await getValues<TxResult>(this.db, [...hashes].map(hashKey));
     const needsHash = plan.reserved.some((cc) => cc.tag === TX_HASH_KEY);
     const reserved = (r: TxResult): Record<string, string> =>
-      needsHash
-        ? { [TX_HEIGHT_KEY]: String(r.height), [TX_HASH_KEY]: hashHex(r.tx).toUpperCase() }
-        : { [TX_HEIGHT_KEY]: String(r.height) };
+      needsHash ? { [TX_HEIGHT_KEY]: String(r.height), [TX_HASH_KEY]: hashHex(r.tx).toUpperCase() } : { [TX_HEIGHT_KEY]: String(r.height) };
     const results = loaded.filter(
-      (r): r is TxResult =>
-        r !== undefined && reservedMatch(plan.reserved, reserved(r)) && someEventMatches(r.result.events, plan.events),
+      (r): r is TxResult => r !== undefined && reservedMatch(plan.reserved, reserved(r)) && someEventMatches(r.result.events, plan.events),
     );
     results.sort((a, b) => a.height - b.height || a.index - b.index);
     return opts.limit !== undefined ? results.slice(0, opts.limit) : results;

@@ -10,7 +10,12 @@ describe('stored value encoding', () => {
     bigints: [0n, 1n, -1n, 2n ** 64n, -(2n ** 255n) + 17n, 2n ** 256n - 1n],
     strings: ['', 'abc', 'µs ≤ 🚀', 'x'.repeat(70_000)],
     bytes: [new Uint8Array(0), new Uint8Array([1, 2, 255]), new Uint8Array(100_000).fill(7)],
-    nested: { header: { height: 5, time: { seconds: 1_764_000_000n, nanos: 12 }, hash: new Uint8Array(32).fill(3) }, txs: [new Uint8Array([9])], events: [{ type: 'transfer', attributes: [{ key: 'amount', value: '1', index: true }] }], none: undefined },
+    nested: {
+      header: { height: 5, time: { seconds: 1_764_000_000n, nanos: 12 }, hash: new Uint8Array(32).fill(3) },
+      txs: [new Uint8Array([9])],
+      events: [{ type: 'transfer', attributes: [{ key: 'amount', value: '1', index: true }] }],
+      none: undefined,
+    },
     nullProto: Object.assign(Object.create(null) as object, { a: 1 }),
   };
 

@@ -11,12 +11,24 @@ import { MINT_SIZE, TOKEN_ACCOUNT_SIZE } from './spl.js';
 const SYSTEM_PROGRAM = '11111111111111111111111111111111' as Address;
 
 /** Writes the genesis accounts into `svm`; returns their addresses. */
-export async function fundGenesis(svm: LiteSVM, devAccounts: SolanaKeypair[], mintKey: SolanaKeypair, o: { lamportsPerAccount?: bigint; tokensPerAccount?: bigint }): Promise<string[]> {
+export async function fundGenesis(
+  svm: LiteSVM,
+  devAccounts: SolanaKeypair[],
+  mintKey: SolanaKeypair,
+  o: { lamportsPerAccount?: bigint; tokensPerAccount?: bigint },
+): Promise<string[]> {
   const written: string[] = [];
   const sol = o.lamportsPerAccount ?? 1000n * 1_000_000_000n;
   const tokens = o.tokensPerAccount ?? 1_000_000n * 1_000_000n;
   for (const a of devAccounts) {
-    svm.setAccount({ address: a.address as Address, lamports: lamports(sol), programAddress: SYSTEM_PROGRAM, executable: false, space: 0n, data: new Uint8Array(0) });
+    svm.setAccount({
+      address: a.address as Address,
+      lamports: lamports(sol),
+      programAddress: SYSTEM_PROGRAM,
+      executable: false,
+      space: 0n,
+      data: new Uint8Array(0),
+    });
     written.push(a.address);
   }
   // The mint: authority = dev account 0, supply = what the dev accounts hold.
@@ -27,7 +39,14 @@ export async function fundGenesis(svm: LiteSVM, devAccounts: SolanaKeypair[], mi
   dv.setBigUint64(36, tokens * BigInt(devAccounts.length), true);
   mint[44] = 6;
   mint[45] = 1;
-  svm.setAccount({ address: mintKey.address as Address, lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))), programAddress: TOKEN_PROGRAM_ADDRESS, executable: false, space: BigInt(MINT_SIZE), data: mint });
+  svm.setAccount({
+    address: mintKey.address as Address,
+    lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE))),
+    programAddress: TOKEN_PROGRAM_ADDRESS,
+    executable: false,
+    space: BigInt(MINT_SIZE),
+    data: mint,
+  });
   written.push(mintKey.address);
   for (const a of devAccounts) {
     const [ata] = await findAssociatedTokenPda({ mint: mintKey.address as Address, owner: a.address as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
@@ -36,7 +55,14 @@ export async function fundGenesis(svm: LiteSVM, devAccounts: SolanaKeypair[], mi
     acct.set(a.publicKey, 32);
     new DataView(acct.buffer).setBigUint64(64, tokens, true);
     acct[108] = 1; // AccountState::Initialized
-    svm.setAccount({ address: ata, lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(TOKEN_ACCOUNT_SIZE))), programAddress: TOKEN_PROGRAM_ADDRESS, executable: false, space: BigInt(TOKEN_ACCOUNT_SIZE), data: acct });
+    svm.setAccount({
+      address: ata,
+      lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(TOKEN_ACCOUNT_SIZE))),
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+      executable: false,
+      space: BigInt(TOKEN_ACCOUNT_SIZE),
+      data: acct,
+    });
     written.push(ata);
   }
   return written;

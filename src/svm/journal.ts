@@ -68,7 +68,8 @@ export async function openSvmStore(o: SvmStoreOptions): Promise<SvmStore> {
     fd = openSync(journalFile, 'w');
     bytes = 0;
   };
-  if (!snapshot) checkpoint(); // the genesis
+  if (!snapshot)
+    checkpoint(); // the genesis
   else {
     fd = openSync(journalFile, 'a');
     bytes = statSync(journalFile).size;

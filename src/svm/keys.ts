@@ -66,7 +66,11 @@ export function deriveSolanaAccounts(mnemonic: string, count: number): SolanaKey
 export function devSolanaKeypairs(mnemonic: string = DEV_MNEMONIC, count = 10): SolanaKeypair[] {
   if (!Number.isSafeInteger(count) || count < 0) throw new Error(`devSolanaKeypairs: count must be a non-negative integer, got ${count}`);
   // Copies: callers may keep or clear the bytes without touching the chain's cached keys.
-  return deriveSolanaAccounts(mnemonic, count).map((k) => ({ address: k.address, publicKey: Uint8Array.from(k.publicKey), secretKey: Uint8Array.from(k.secretKey) }));
+  return deriveSolanaAccounts(mnemonic, count).map((k) => ({
+    address: k.address,
+    publicKey: Uint8Array.from(k.publicKey),
+    secretKey: Uint8Array.from(k.secretKey),
+  }));
 }
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

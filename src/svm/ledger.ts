@@ -167,7 +167,14 @@ export class SvmLedger {
     const svm = new LiteSVM().withBlockhashCheck(false);
     for (const a of saved.accounts) {
       const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
-      svm.setAccount({ address: a.address as Address, lamports: lamports(BigInt(a.lamports)), programAddress: a.owner as Address, executable: a.executable, space: BigInt(data.length), data });
+      svm.setAccount({
+        address: a.address as Address,
+        lamports: lamports(BigInt(a.lamports)),
+        programAddress: a.owner as Address,
+        executable: a.executable,
+        space: BigInt(data.length),
+        data,
+      });
     }
     const devAccounts = deriveSolanaAccounts(o.mnemonic, o.accounts ?? 10);
     return new SvmLedger(svm, devAccounts, saved.mint, o, saved);
@@ -179,12 +186,28 @@ export class SvmLedger {
     const accounts: SvmSavedAccount[] = [];
     for (const address of this.known) {
       const a = this.account(address);
-      if (a && !a.executable) accounts.push({ address, lamports: a.lamports.toString(), owner: a.owner, executable: a.executable, data: Buffer.from(a.data).toString('base64') });
+      if (a && !a.executable)
+        accounts.push({ address, lamports: a.lamports.toString(), owner: a.owner, executable: a.executable, data: Buffer.from(a.data).toString('base64') });
     }
     const seen: [string, string][] = [...this.seen].map(([sig, v]) => [sig, v.slot.toString()]);
     const records = [...this.history.all()].map(recordToJson);
-    const blocks: [string, string, number, string][] = [...this.history.allBlocks()].map((b) => [b.slot.toString(), b.blockhash, b.timeMs, b.blockHeight.toString()]);
-    return { genesisHash: this.genesisHash, mint: this.mint, slot: this.slot.toString(), blockHeight: this.blockHeight.toString(), blockhashes, accounts, seen, records, blocks };
+    const blocks: [string, string, number, string][] = [...this.history.allBlocks()].map((b) => [
+      b.slot.toString(),
+      b.blockhash,
+      b.timeMs,
+      b.blockHeight.toString(),
+    ]);
+    return {
+      genesisHash: this.genesisHash,
+      mint: this.mint,
+      slot: this.slot.toString(),
+      blockHeight: this.blockHeight.toString(),
+      blockhashes,
+      accounts,
+      seen,
+      records,
+      blocks,
+    };
   }
 
   /** The saved form of one account (undefined for a program account: those are built in). */
@@ -199,7 +222,14 @@ export class SvmLedger {
 
   replayAccount(a: SvmSavedAccount): void {
     const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
-    this.svm.setAccount({ address: a.address as Address, lamports: lamports(BigInt(a.lamports)), programAddress: a.owner as Address, executable: a.executable, space: BigInt(data.length), data });
+    this.svm.setAccount({
+      address: a.address as Address,
+      lamports: lamports(BigInt(a.lamports)),
+      programAddress: a.owner as Address,
+      executable: a.executable,
+      space: BigInt(data.length),
+      data,
+    });
     this.adopt(a.address);
   }
 
@@ -257,7 +287,8 @@ export class SvmLedger {
 
   /** The blockhash and start time (ms) of slot `slot`, while it is in the window. */
   slotInfo(slot: bigint): { blockhash: string; timeMs: number; txs: number } | undefined {
-    for (const [h, s] of this.blockhashes) if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.history.txCount(slot) };
+    for (const [h, s] of this.blockhashes)
+      if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.history.txCount(slot) };
     return undefined;
   }
 
@@ -286,7 +317,8 @@ export class SvmLedger {
   /** Checks and executes signed wire bytes; a tx that fails on chain is recorded (it paid its fee). */
   send(wire: Uint8Array): SvmTxRecord {
     const { tx, signature, blockhash, accountKeys, writable } = this.decode(wire);
-    if (this.seen.has(signature) || this.history.get(signature)) throw new SvmTxError('AlreadyProcessed', 'Transaction simulation failed: This transaction has already been processed');
+    if (this.seen.has(signature) || this.history.get(signature))
+      throw new SvmTxError('AlreadyProcessed', 'Transaction simulation failed: This transaction has already been processed');
     if (!this.isBlockhashValid(blockhash)) throw new SvmTxError('BlockhashNotFound', 'Transaction simulation failed: Blockhash not found');
     // Only writable accounts can change: read-only ones (program code included) are not copied twice.
     const snapshot = (): AccountRead[] => accountKeys.map((k, i) => (writable[i] ? this.svm.getAccount(k as Address) : this.balance(k)));
@@ -355,7 +387,20 @@ export class SvmLedger {
     this.known.add(to);
     // A faucet credit has no transaction of its own here: its "signature" names the credit.
     const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${this.slot} ${this.history.size} ${this.now()}`).digest());
-    const rec: SvmTxRecord = { signature, slot: this.slot, blockTime: BigInt(Math.floor(this.now() / 1000)), wire: new Uint8Array(0), fee: 0n, accountKeys: [to], preBalances: [before], postBalances: [before + amount], logs: [], computeUnits: 0n, err: null, changed: amount > 0n ? [to] : [] };
+    const rec: SvmTxRecord = {
+      signature,
+      slot: this.slot,
+      blockTime: BigInt(Math.floor(this.now() / 1000)),
+      wire: new Uint8Array(0),
+      fee: 0n,
+      accountKeys: [to],
+      preBalances: [before],
+      postBalances: [before + amount],
+      logs: [],
+      computeUnits: 0n,
+      err: null,
+      changed: amount > 0n ? [to] : [],
+    };
     this.remember(rec);
     for (const l of this.txListeners) l(rec);
     return signature;
@@ -379,7 +424,9 @@ export class SvmLedger {
 
   /** Every account `program` owns (LiteSVM's scan of its accounts). */
   programAccounts(program: string): { address: string; lamports: bigint; owner: string; executable: boolean; data: Uint8Array }[] {
-    return this.svm.getProgramAccounts(program as Address).map((a) => ({ address: a.address, lamports: a.lamports, owner: a.programAddress, executable: a.executable, data: a.data as Uint8Array }));
+    return this.svm
+      .getProgramAccounts(program as Address)
+      .map((a) => ({ address: a.address, lamports: a.lamports, owner: a.programAddress, executable: a.executable, data: a.data as Uint8Array }));
   }
 
   /** Lamports of every account the chain wrote (genesis, txs, airdrops): getSupply's total. */
@@ -421,7 +468,9 @@ export class SvmLedger {
     const h = msg.header;
     const n = msg.staticAccounts.length;
     // The header's ranges: writable signers, read-only signers, writable non-signers, read-only non-signers.
-    const writable = msg.staticAccounts.map((_, i) => (i < h.numSignerAccounts ? i < h.numSignerAccounts - h.numReadonlySignerAccounts : i < n - h.numReadonlyNonSignerAccounts));
+    const writable = msg.staticAccounts.map((_, i) =>
+      i < h.numSignerAccounts ? i < h.numSignerAccounts - h.numReadonlySignerAccounts : i < n - h.numReadonlyNonSignerAccounts,
+    );
     return { tx, signature: b58.decode(first), blockhash: msg.lifetimeToken, accountKeys: [...msg.staticAccounts], writable };
   }
 

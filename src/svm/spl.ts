@@ -10,10 +10,18 @@ const b58 = getBase58Codec();
 export function parseTokenAccount(data: Uint8Array): { mint: string; owner: string; amount: bigint; state: number; isNative: boolean } | undefined {
   if (data.length !== TOKEN_ACCOUNT_SIZE) return undefined;
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  return { mint: b58.decode(data.subarray(0, 32)), owner: b58.decode(data.subarray(32, 64)), amount: dv.getBigUint64(64, true), state: data[108]!, isNative: dv.getUint32(109, true) === 1 };
+  return {
+    mint: b58.decode(data.subarray(0, 32)),
+    owner: b58.decode(data.subarray(32, 64)),
+    amount: dv.getBigUint64(64, true),
+    state: data[108]!,
+    isNative: dv.getUint32(109, true) === 1,
+  };
 }
 
-export function parseMint(data: Uint8Array): { supply: bigint; decimals: number; mintAuthority: string | null; freezeAuthority: string | null; isInitialized: boolean } | undefined {
+export function parseMint(
+  data: Uint8Array,
+): { supply: bigint; decimals: number; mintAuthority: string | null; freezeAuthority: string | null; isInitialized: boolean } | undefined {
   if (data.length !== MINT_SIZE) return undefined;
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   return {

@@ -36,7 +36,12 @@ describe('commitHash', () => {
 
   it('includes absent signatures as leaves, in order', () => {
     const sigs = [
-      { blockIdFlag: BlockIDFlag.Commit, validatorAddress: new Uint8Array(20).fill(1), timestamp: { seconds: 10, nanos: 0 }, signature: new Uint8Array(64).fill(2) },
+      {
+        blockIdFlag: BlockIDFlag.Commit,
+        validatorAddress: new Uint8Array(20).fill(1),
+        timestamp: { seconds: 10, nanos: 0 },
+        signature: new Uint8Array(64).fill(2),
+      },
       { blockIdFlag: BlockIDFlag.Absent, validatorAddress: new Uint8Array(0), timestamp: ZERO_TIME, signature: null },
     ];
     const c: Commit = { height: 5, round: 1, blockId: EMPTY_BLOCK_ID, signatures: sigs };

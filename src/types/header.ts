@@ -4,14 +4,7 @@
  * empty values become empty leaves).
  */
 import { merkleRoot } from '../crypto/merkle.js';
-import {
-  encodeBlockID,
-  encodeBytesValue,
-  encodeConsensusVersion,
-  encodeInt64Value,
-  encodeStringValue,
-  encodeTimestamp,
-} from './proto.js';
+import { encodeBlockID, encodeBytesValue, encodeConsensusVersion, encodeInt64Value, encodeStringValue, encodeTimestamp } from './proto.js';
 import type { Header } from './block.js';
 
 /** The header hash; empty when `validatorsHash` is empty (CometBFT returns nil for such a header). */

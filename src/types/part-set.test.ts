@@ -5,7 +5,6 @@ import { encodeBlock } from './proto.js';
 import { kvstoreBlock3 } from './fixtures/kvstore-block3.js';
 import { makeBlockId, makePartSet, PART_SIZE } from './part-set.js';
 
-
 describe('makeBlockId', () => {
   it('reproduces the block_id of a real block (header hash and parts hash over its proto bytes)', () => {
     const { blockId, size } = makeBlockId(kvstoreBlock3());

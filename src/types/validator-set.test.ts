@@ -41,7 +41,15 @@ describe('ValidatorSet golden vectors', () => {
     const set = ValidatorSet.fromUpdates(shuffled);
     expect(toHexUpper(set.hash())).toBe('7F4EA93A134DEDBDA6A1FDD30D05760DD98A2B5FBA95DB3EFFFE7FCE4B361855');
     expect(set.validators.map((v) => toHexUpper(v.address).slice(0, 6))).toEqual([
-      '03F104', '04881E', '31711F', '5A253E', '79BEB3', '7F1105', '87265C', 'D345D6', 'DEC264',
+      '03F104',
+      '04881E',
+      '31711F',
+      '5A253E',
+      '79BEB3',
+      '7F1105',
+      '87265C',
+      'D345D6',
+      'DEC264',
     ]);
     expect(set.validators.map((v) => v.proposerPriority)).toEqual([-40000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000]);
     expect(toHexUpper(set.proposer.address)).toBe('03F1044A6DF782189C7061FF89146B3D33608F17');
@@ -227,7 +235,12 @@ describe('ValidatorSet.withUpdates', () => {
   it('rejects bad change sets as CometBFT does', () => {
     const set = setOf(10, 20);
     const k = set.validators[0]!.pubKey;
-    expect(() => set.withUpdates([{ pubKey: k, power: 1 }, { pubKey: k, power: 2 }])).toThrow(/duplicate entry/);
+    expect(() =>
+      set.withUpdates([
+        { pubKey: k, power: 1 },
+        { pubKey: k, power: 2 },
+      ]),
+    ).toThrow(/duplicate entry/);
     expect(() => set.withUpdates([{ pubKey: k, power: -1 }])).toThrow(/can't be negative/);
     expect(() => set.withUpdates([{ pubKey: key(9), power: 0 }])).toThrow(/failed to find validator to remove/);
     expect(() => set.withUpdates(set.validators.map((v) => ({ pubKey: v.pubKey, power: 0 })))).toThrow(/empty set/);
@@ -242,7 +255,12 @@ describe('ValidatorSet errors', () => {
     expect(() => setOf(-1)).toThrow(InvalidValidatorUpdateError);
     expect(() => setOf(1.5)).toThrow(InvalidValidatorUpdateError);
     expect(() => ValidatorSet.fromUpdates([{ pubKey: new Uint8Array(31), power: 1 }])).toThrow(InvalidValidatorUpdateError);
-    expect(() => ValidatorSet.fromUpdates([{ pubKey: key(0), power: 1 }, { pubKey: key(0), power: 2 }])).toThrow(/duplicate/);
+    expect(() =>
+      ValidatorSet.fromUpdates([
+        { pubKey: key(0), power: 1 },
+        { pubKey: key(0), power: 2 },
+      ]),
+    ).toThrow(/duplicate/);
     expect(() => setOf(MAX_TOTAL_VOTING_POWER, 1)).toThrow(TotalVotingPowerOverflowError);
   });
 

@@ -16,12 +16,7 @@ import { addressFromPubKey, ED25519_PUBKEY_LENGTH } from '../crypto/ed25519.js';
 import { merkleRoot } from '../crypto/merkle.js';
 import { encodeSimpleValidator } from './proto.js';
 import type { Validator } from './block.js';
-import {
-  EmptyValidatorSetError,
-  InvalidIncrementError,
-  InvalidValidatorUpdateError,
-  TotalVotingPowerOverflowError,
-} from './errors.js';
+import { EmptyValidatorSetError, InvalidIncrementError, InvalidValidatorUpdateError, TotalVotingPowerOverflowError } from './errors.js';
 
 /**
  * CometBFT allows MaxInt64/8; we allow MAX_SAFE_INTEGER/8 so that priorities (bounded by a few
@@ -61,7 +56,10 @@ function checkedPowerUpdates(changes: readonly ValidatorPowerUpdate[], allowZero
     if (!Number.isSafeInteger(c.power)) throw new InvalidValidatorUpdateError(`voting power must be an integer, got ${c.power}`, toHexUpper(address));
     if (c.power < 0) throw new InvalidValidatorUpdateError(`voting power can't be negative: ${c.power}`, toHexUpper(address));
     if (c.power > MAX_TOTAL_VOTING_POWER) {
-      throw new InvalidValidatorUpdateError(`to prevent clipping/overflow, voting power can't be higher than ${MAX_TOTAL_VOTING_POWER}, got ${c.power}`, toHexUpper(address));
+      throw new InvalidValidatorUpdateError(
+        `to prevent clipping/overflow, voting power can't be higher than ${MAX_TOTAL_VOTING_POWER}, got ${c.power}`,
+        toHexUpper(address),
+      );
     }
     if (c.power === 0 && !allowZero) throw new InvalidValidatorUpdateError('cannot process validators with voting power 0', toHexUpper(address));
     return { address, pubKey: c.pubKey.slice(), votingPower: c.power, proposerPriority: 0 };

@@ -48,9 +48,21 @@ describe('voteSignBytes', () => {
       partSetHeader: { total: 1, hash: fromHex('676A9F3EA11F828E58F44C600762FD09C4DE95611FD1EF8522A3198D29B8B1C9') },
     };
     const sigs: [pubKey: string, time: string, sig: string][] = [
-      ['sMcFgSIzlD77eZYgV7H4akyxoHCPc2oIQW05qWEB6b4=', '2021-11-23T13:13:36.603550499Z', '/14ReW+Ig0xf8Ew4SE2WtaCWnaWcB+RHsIosjo+uJUfANhceVVpQtCfO2wQtjtPk/JIBcoq/XcomkqsbOlYwBA=='],
-      ['WdqZ8hoyc1HxZCJfQrAGKm2fFJZFg7PngPNGkA1RWXc=', '2021-11-23T13:13:36.60149343Z', 'XesoBDBgX1eJDIuVmcQIHIKqDTKZdSCMNcWjdk3xeiTgVNB5TYGlO6n7UUAZE5Gf4OZoOzqPPo847VERdWcgBQ=='],
-      ['pvwSRksq3ekXIiYK7IzjQJ870BxLqEma8zRr9n9VnXI=', '2021-11-23T13:13:36.602220136Z', 'rqpLcPFCFOOBRDB1Uxc9v+6i/GEoFMBIlJlYgFGWtWFSTu4Btr4ByyjRMo9tO9LIIlLW8guyHNS0+2i6ZcuRCg=='],
+      [
+        'sMcFgSIzlD77eZYgV7H4akyxoHCPc2oIQW05qWEB6b4=',
+        '2021-11-23T13:13:36.603550499Z',
+        '/14ReW+Ig0xf8Ew4SE2WtaCWnaWcB+RHsIosjo+uJUfANhceVVpQtCfO2wQtjtPk/JIBcoq/XcomkqsbOlYwBA==',
+      ],
+      [
+        'WdqZ8hoyc1HxZCJfQrAGKm2fFJZFg7PngPNGkA1RWXc=',
+        '2021-11-23T13:13:36.60149343Z',
+        'XesoBDBgX1eJDIuVmcQIHIKqDTKZdSCMNcWjdk3xeiTgVNB5TYGlO6n7UUAZE5Gf4OZoOzqPPo847VERdWcgBQ==',
+      ],
+      [
+        'pvwSRksq3ekXIiYK7IzjQJ870BxLqEma8zRr9n9VnXI=',
+        '2021-11-23T13:13:36.602220136Z',
+        'rqpLcPFCFOOBRDB1Uxc9v+6i/GEoFMBIlJlYgFGWtWFSTu4Btr4ByyjRMo9tO9LIIlLW8guyHNS0+2i6ZcuRCg==',
+      ],
     ];
     for (const [pk, time, sig] of sigs) {
       const v = vote({ type: SignedMsgType.Precommit, height: 300, round: 0, blockId, timestamp: parseRfc3339(time) });

@@ -11,9 +11,6 @@ export function voteSignBytes(chainId: string, vote: Vote): Uint8Array {
   return lengthDelimited(encodeCanonicalVote(chainId, vote));
 }
 
-export function proposalSignBytes(
-  chainId: string,
-  p: { height: number; round: number; polRound: number; blockId: BlockID; timestamp: Timestamp },
-): Uint8Array {
+export function proposalSignBytes(chainId: string, p: { height: number; round: number; polRound: number; blockId: BlockID; timestamp: Timestamp }): Uint8Array {
   return lengthDelimited(encodeCanonicalProposal(chainId, p));
 }

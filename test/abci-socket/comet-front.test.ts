@@ -33,7 +33,11 @@ let comet: AbciChain<SocketApplication>;
 let chainId: number;
 
 async function cometCall<T>(method: string, params: Record<string, unknown>): Promise<T> {
-  const r = await fetch(comet.urls.rpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const r = await fetch(comet.urls.rpc!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await r.json()) as { result: T };
   return body.result;
 }
@@ -46,7 +50,10 @@ beforeAll(async () => {
     home,
     comet: client,
     proxyApp: 'tcp://127.0.0.1:0',
-    config: { jsonRpc: { address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api: ['eth', 'net', 'web3', 'txpool'] }, routing: { address: '127.0.0.1:0', rateLimitBurst: 10_000, rateLimitPerSecond: 10_000 } },
+    config: {
+      jsonRpc: { address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api: ['eth', 'net', 'web3', 'txpool'] },
+      routing: { address: '127.0.0.1:0', rateLimitBurst: 10_000, rateLimitPerSecond: 10_000 },
+    },
     logger: silent,
   });
   socketApp = await connectSocketApp(front.abciAddress);
@@ -60,7 +67,19 @@ beforeAll(async () => {
     closeApp: () => socketApp.close(),
   });
   client.url = comet.urls.rpc!;
-  chainId = Number(BigInt((await (await fetch(front.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })).json() as { result: string }).result));
+  chainId = Number(
+    BigInt(
+      (
+        (await (
+          await fetch(front.urls.jsonRpc!, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+          })
+        ).json()) as { result: string }
+      ).result,
+    ),
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -86,7 +105,16 @@ describe('chainlet rpc in front of a consensus engine that reaches the app over 
   it('a tx sent to the front waits in CometBFT’s mempool (pending nonce, pending tx, txpool) and is mined by the engine', async () => {
     const pub = createPublicClient({ transport: http(front.urls.jsonRpc) });
     const nonce = await pub.getTransactionCount({ address: account.address });
-    const raw = await account.signTransaction({ chainId, type: 'eip1559', nonce, to: RECIPIENT, value: parseEther('1.5'), gas: 21_000n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n });
+    const raw = await account.signTransaction({
+      chainId,
+      type: 'eip1559',
+      nonce,
+      to: RECIPIENT,
+      value: parseEther('1.5'),
+      gas: 21_000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    });
     const hash = await pub.sendRawTransaction({ serializedTransaction: raw });
     // In CometBFT's mempool, not yet in a block (manual mode).
     expect(await pub.getTransactionCount({ address: account.address, blockTag: 'pending' })).toBe(nonce + 1);
@@ -103,7 +131,9 @@ describe('chainlet rpc in front of a consensus engine that reaches the app over 
     expect(receipt.blockNumber).toBe(2n);
     expect(await pub.getBalance({ address: RECIPIENT })).toBe(parseEther('1.5'));
     // CometBFT indexed the same tx with code 0.
-    const cometHash = createHash('sha256').update(Buffer.from(raw.slice(2), 'hex')).digest('base64');
+    const cometHash = createHash('sha256')
+      .update(Buffer.from(raw.slice(2), 'hex'))
+      .digest('base64');
     const cometTx = await cometCall<{ height: string; tx_result: { code: number } }>('tx', { hash: cometHash });
     expect(cometTx.height).toBe('2');
     expect(cometTx.tx_result.code).toBe(0);
@@ -126,7 +156,7 @@ describe('chainlet rpc in front of a consensus engine that reaches the app over 
     const balanceOf = `0x70a08231${account.address.slice(2).toLowerCase().padStart(64, '0')}` as Hex;
     const r = await pub.call({ to: token, data: balanceOf });
     expect(BigInt(r.data!)).toBe(10n ** 24n);
-    const transfer = `0xa9059cbb${RECIPIENT.slice(2).padStart(64, '0')}${(5n).toString(16).padStart(64, '0')}` as Hex;
+    const transfer = `0xa9059cbb${RECIPIENT.slice(2).padStart(64, '0')}${5n.toString(16).padStart(64, '0')}` as Hex;
     const gas = await pub.estimateGas({ account: account.address, to: token, data: transfer });
     expect(gas).toBeGreaterThan(21_000n);
     for (let i = 0; i < 100 && !heads.includes(receipt.blockNumber); i++) await new Promise((r2) => setTimeout(r2, 20));
@@ -137,9 +167,22 @@ describe('chainlet rpc in front of a consensus engine that reaches the app over 
   it('the routing API submits through CometBFT and follows the tx to success with CometBFT’s index', async () => {
     const pub = createPublicClient({ transport: http(front.urls.jsonRpc) });
     const nonce = await pub.getTransactionCount({ address: account.address });
-    const raw = await account.signTransaction({ chainId, type: 'eip1559', nonce, to: RECIPIENT, value: 7n, gas: 21_000n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n });
+    const raw = await account.signTransaction({
+      chainId,
+      type: 'eip1559',
+      nonce,
+      to: RECIPIENT,
+      value: 7n,
+      gas: 21_000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    });
     const chainIdStr = String(chainId);
-    const submit = await fetch(`${front.urls.routing}/v2/tx/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: chainIdStr, tx: Buffer.from(raw.slice(2), 'hex').toString('base64') }) });
+    const submit = await fetch(`${front.urls.routing}/v2/tx/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain_id: chainIdStr, tx: Buffer.from(raw.slice(2), 'hex').toString('base64') }),
+    });
     expect(submit.status).toBe(200);
     const { tx_hash } = (await submit.json()) as { tx_hash: string };
     expect(tx_hash).toMatch(/^[0-9A-Fa-fx]+$/);
@@ -151,7 +194,11 @@ describe('chainlet rpc in front of a consensus engine that reaches the app over 
       if (state !== 'STATE_COMPLETED_SUCCESS') await new Promise((r) => setTimeout(r, 25));
     }
     expect(state).toBe('STATE_COMPLETED_SUCCESS');
-    const bal = await fetch(`${front.urls.routing}/v2/info/balances`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chains: { [chainIdStr]: { address: RECIPIENT, denoms: [] } } }) });
+    const bal = await fetch(`${front.urls.routing}/v2/info/balances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chains: { [chainIdStr]: { address: RECIPIENT, denoms: [] } } }),
+    });
     expect(bal.status).toBe(200);
   });
 
@@ -159,7 +206,15 @@ describe('chainlet rpc in front of a consensus engine that reaches the app over 
     const other = mkdtempSync(join(tmpdir(), 'chainlet-front-'));
     initHome(other);
     try {
-      await expect(startCometFront({ home: other, comet: 'http://127.0.0.1:1', proxyApp: 'tcp://127.0.0.1:0', config: { jsonRpc: { api: ['eth', 'personal'] } }, logger: silent })).rejects.toThrow(/cannot serve the personal namespace/);
+      await expect(
+        startCometFront({
+          home: other,
+          comet: 'http://127.0.0.1:1',
+          proxyApp: 'tcp://127.0.0.1:0',
+          config: { jsonRpc: { api: ['eth', 'personal'] } },
+          logger: silent,
+        }),
+      ).rejects.toThrow(/cannot serve the personal namespace/);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }

@@ -55,7 +55,8 @@ async function finalizeRequest(h: number): Promise<W.RequestFinalizeBlock> {
 beforeAll(async () => {
   node = await startNode({ servers: false, config: { consensus: { mode: 'manual' } } });
   // Block 1 is the first block made at start; then two blocks of txs.
-  for (const tx of [signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 5n, { nonce: 0n }), signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 7n, { nonce: 1n })]) await node.broadcastTx(tx);
+  for (const tx of [signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 5n, { nonce: 0n }), signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 7n, { nonce: 1n })])
+    await node.broadcastTx(tx);
   await node.mine(1);
   for (const tx of [signErc20Deploy(DEV_KEY_0, 1000n, { nonce: 2n }), signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 9n, { nonce: 3n })]) await node.broadcastTx(tx);
   await node.mine(1);
@@ -78,16 +79,18 @@ describe('the ABCI socket server, driven as CometBFT drives it', () => {
 
   it('InitChain gives the genesis app hash the in-process node has', async () => {
     const g = node.genesis;
-    const res = (await consensus.call({
-      initChain: {
-        time: timeToWire(g.genesisTime),
-        chainId: g.chainId,
-        consensusParams: paramsToWire(g.consensusParams),
-        validators: g.validators.map((v) => ({ pubKey: { ed25519: v.pubKey }, power: BigInt(v.power) })),
-        appStateBytes: new TextEncoder().encode(JSON.stringify(g.appState)),
-        initialHeight: BigInt(g.initialHeight),
-      },
-    })).initChain!;
+    const res = (
+      await consensus.call({
+        initChain: {
+          time: timeToWire(g.genesisTime),
+          chainId: g.chainId,
+          consensusParams: paramsToWire(g.consensusParams),
+          validators: g.validators.map((v) => ({ pubKey: { ed25519: v.pubKey }, power: BigInt(v.power) })),
+          appStateBytes: new TextEncoder().encode(JSON.stringify(g.appState)),
+          initialHeight: BigInt(g.initialHeight),
+        },
+      })
+    ).initChain!;
     const block1 = (await node.internals.blockStore.loadBlock(1))!;
     expect(hex(res.appHash)).toBe(hex(block1.header.appHash));
   });
@@ -96,9 +99,35 @@ describe('the ABCI socket server, driven as CometBFT drives it', () => {
     for (let h = 1; h <= node.height; h++) {
       const req = await finalizeRequest(h);
       for (const tx of req.txs) expect((await mempool.call({ checkTx: { tx, type: 0 } })).checkTx!.code).toBe(0);
-      const prepared = (await consensus.call({ prepareProposal: { maxTxBytes: 1_000_000n, txs: req.txs, localLastCommit: { round: 0, votes: [] }, misbehavior: [], height: req.height, time: req.time, nextValidatorsHash: req.nextValidatorsHash, proposerAddress: req.proposerAddress } })).prepareProposal!;
+      const prepared = (
+        await consensus.call({
+          prepareProposal: {
+            maxTxBytes: 1_000_000n,
+            txs: req.txs,
+            localLastCommit: { round: 0, votes: [] },
+            misbehavior: [],
+            height: req.height,
+            time: req.time,
+            nextValidatorsHash: req.nextValidatorsHash,
+            proposerAddress: req.proposerAddress,
+          },
+        })
+      ).prepareProposal!;
       expect(prepared.txs.map(hex)).toEqual(req.txs.map(hex));
-      const processed = (await consensus.call({ processProposal: { txs: req.txs, proposedLastCommit: req.decidedLastCommit, misbehavior: [], hash: req.hash, height: req.height, time: req.time, nextValidatorsHash: req.nextValidatorsHash, proposerAddress: req.proposerAddress } })).processProposal!;
+      const processed = (
+        await consensus.call({
+          processProposal: {
+            txs: req.txs,
+            proposedLastCommit: req.decidedLastCommit,
+            misbehavior: [],
+            hash: req.hash,
+            height: req.height,
+            time: req.time,
+            nextValidatorsHash: req.nextValidatorsHash,
+            proposerAddress: req.proposerAddress,
+          },
+        })
+      ).processProposal!;
       expect(processed.status).toBe(1);
       const fin = (await consensus.call({ finalizeBlock: req })).finalizeBlock!;
       const saved = (await node.internals.stateStore.loadFinalizeBlockResponse(h))!;
@@ -119,7 +148,13 @@ describe('the ABCI socket server, driven as CometBFT drives it', () => {
   it('answers the snapshot connection truthfully (none offered, none taken) and vote extensions as no-ops', async () => {
     expect((await snapshot.call({ listSnapshots: {} })).listSnapshots?.snapshots).toEqual([]);
     expect((await snapshot.call({ offerSnapshot: { appHash: new Uint8Array(0) } })).offerSnapshot?.result).toBe(3);
-    expect((await consensus.call({ verifyVoteExtension: { hash: new Uint8Array(0), validatorAddress: new Uint8Array(20), height: 1n, voteExtension: new Uint8Array(0) } })).verifyVoteExtension?.status).toBe(1);
+    expect(
+      (
+        await consensus.call({
+          verifyVoteExtension: { hash: new Uint8Array(0), validatorAddress: new Uint8Array(20), height: 1n, voteExtension: new Uint8Array(0) },
+        })
+      ).verifyVoteExtension?.status,
+    ).toBe(1);
   });
 
   it('answers Response.exception for a request it cannot handle, and keeps serving', async () => {

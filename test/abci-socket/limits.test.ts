@@ -56,7 +56,9 @@ describe('ABCI socket limits', () => {
 
     const ok = await dial(server.address);
     const reader = new FrameReader();
-    const answered = new Promise<string>((resolve) => ok.on('data', (c: Buffer) => reader.push(c).forEach((f) => resolve(WireResponse.decode(f).echo!.message))));
+    const answered = new Promise<string>((resolve) =>
+      ok.on('data', (c: Buffer) => reader.push(c).forEach((f) => resolve(WireResponse.decode(f).echo!.message))),
+    );
     const atLimit = echoOfSize(1000);
     ok.write(echoFrame(atLimit));
     expect(await answered).toBe(atLimit);
@@ -101,7 +103,9 @@ describe('ABCI socket limits', () => {
     let release!: () => void;
     const busy = new Promise<void>((resolve) => (release = resolve));
     let calls = 0;
-    const app = { info: async () => (calls++, await busy, { data: '', version: '', appVersion: 0, lastBlockHeight: 0, lastBlockAppHash: new Uint8Array() }) } as unknown as Application;
+    const app = {
+      info: async () => (calls++, await busy, { data: '', version: '', appVersion: 0, lastBlockHeight: 0, lastBlockAppHash: new Uint8Array() }),
+    } as unknown as Application;
     const infoFrame = (version: string) => encodeFrame(WireRequest.encode({ info: { version, blockVersion: 0n, p2pVersion: 0n, abciVersion: '' } }).finish());
     const payload = (f: Uint8Array) => new FrameReader().push(f)[0]!.length;
     const first = infoFrame('first');

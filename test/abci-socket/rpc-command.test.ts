@@ -29,7 +29,11 @@ function newHome(): string {
 }
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await r.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
 
@@ -41,7 +45,26 @@ afterAll(() => {
 describe('chainlet rpc (built CLI)', () => {
   it('serves the app to a consensus engine over the printed proxy_app and answers eth_* from what it committed', async () => {
     const home = newHome();
-    const child = spawn(process.execPath, [bin, 'rpc', '--home', home, '--comet', 'http://127.0.0.1:9', '--proxy-app', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'rpc',
+        '--home',
+        home,
+        '--comet',
+        'http://127.0.0.1:9',
+        '--proxy-app',
+        'tcp://127.0.0.1:0',
+        '--json-rpc.address',
+        '127.0.0.1:0',
+        '--json-rpc.ws-address',
+        '127.0.0.1:0',
+        '--routing.address',
+        '127.0.0.1:0',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d));
@@ -53,7 +76,14 @@ describe('chainlet rpc (built CLI)', () => {
 
     const app = await connectSocketApp(abci);
     const h = loadHome(home);
-    const chain = await startAbciChain({ app, genesis: h.genesis, validatorKeys: h.validatorKeys, config: { rpc: { laddr: '' }, consensus: { mode: 'manual' } }, logger: pino({ level: 'silent' }), closeApp: () => app.close() });
+    const chain = await startAbciChain({
+      app,
+      genesis: h.genesis,
+      validatorKeys: h.validatorKeys,
+      config: { rpc: { laddr: '' }, consensus: { mode: 'manual' } },
+      logger: pino({ level: 'silent' }),
+      closeApp: () => app.close(),
+    });
     try {
       await chain.broadcastTx(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1234n, { nonce: 0n }));
       await chain.mine(1);
@@ -63,7 +93,9 @@ describe('chainlet rpc (built CLI)', () => {
       const after = BigInt((await rpc(eth, 'eth_getBalance', [DEV_ADDRESS_1, 'latest'])).result as string);
       expect(after - before).toBe(1234n);
       // The CometBFT given by --comet is not there: a send answers a JSON-RPC error naming it.
-      const refused = await rpc(eth, 'eth_sendRawTransaction', [`0x${Buffer.from(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 1n })).toString('hex')}`]);
+      const refused = await rpc(eth, 'eth_sendRawTransaction', [
+        `0x${Buffer.from(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 1n })).toString('hex')}`,
+      ]);
       expect(refused.error?.message).toMatch(/cannot reach CometBFT at http:\/\/127\.0\.0\.1:9/);
     } finally {
       await chain.stop();
@@ -76,7 +108,9 @@ describe('chainlet rpc (built CLI)', () => {
   it('chainlet app --app kvstore serves CometBFT’s kvstore example, whose state survives a restart', async () => {
     const home = newHome();
     const startApp = async (): Promise<{ child: ChildProcess; address: string }> => {
-      const child = spawn(process.execPath, [bin, 'app', '--home', home, '--app', 'kvstore', '--proxy-app', 'tcp://127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'app', '--home', home, '--app', 'kvstore', '--proxy-app', 'tcp://127.0.0.1:0'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       children.push(child);
       let out = '';
       child.stdout!.on('data', (d: Buffer) => (out += d));
@@ -91,7 +125,14 @@ describe('chainlet rpc (built CLI)', () => {
     const first = await startApp();
     const app = await connectSocketApp(first.address);
     const h = loadHome(home);
-    const chain = await startAbciChain({ app, genesis: { ...h.genesis, appState: {} }, validatorKeys: h.validatorKeys, config: { rpc: { laddr: '' }, consensus: { mode: 'manual' } }, logger: pino({ level: 'silent' }), closeApp: () => app.close() });
+    const chain = await startAbciChain({
+      app,
+      genesis: { ...h.genesis, appState: {} },
+      validatorKeys: h.validatorKeys,
+      config: { rpc: { laddr: '' }, consensus: { mode: 'manual' } },
+      logger: pino({ level: 'silent' }),
+      closeApp: () => app.close(),
+    });
     try {
       expect((await chain.broadcastTx(new TextEncoder().encode('name=satoshi'))).code).toBe(0);
       await chain.mine(1);

@@ -39,9 +39,11 @@ describe('connectSocketApp', () => {
   });
 
   it('turns Response.exception into an AbciClientError naming the call', async () => {
-    const failing = { async query() {
-      throw new Error('store is gone');
-    } } as unknown as Application;
+    const failing = {
+      async query() {
+        throw new Error('store is gone');
+      },
+    } as unknown as Application;
     const server = await serve(failing);
     const app = await connectSocketApp(server.address);
     try {

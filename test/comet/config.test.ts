@@ -42,7 +42,7 @@ describe('[rpc] unsafe', () => {
 });
 
 describe('[rpc] timeout_broadcast_tx_commit', () => {
-  it('ends broadcast_tx_commit with CometBFT\'s timeout error when no block comes', async () => {
+  it("ends broadcast_tx_commit with CometBFT's timeout error when no block comes", async () => {
     const t = await start({ config: { rpc: { timeoutBroadcastTxCommitMs: 200 }, consensus: { mode: 'manual' } } });
     const tx = b64(await signTransfer({ nonce: 0 }));
     const started = Date.now();

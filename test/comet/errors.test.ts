@@ -34,11 +34,19 @@ describe('JSON-RPC over HTTP', () => {
     expect(r.json).toEqual({
       jsonrpc: '2.0',
       id: 7,
-      error: { code: -32602, message: 'Invalid params', data: 'error converting json params to arguments: invalid 64-bit integer encoding "5", expected string' },
+      error: {
+        code: -32602,
+        message: 'Invalid params',
+        data: 'error converting json params to arguments: invalid 64-bit integer encoding "5", expected string',
+      },
     });
-    expect((await call(t.url, 'tx', { hash: 'not base64!' })).error.data).toBe('error converting json params to arguments: illegal base64 data at input byte 3');
+    expect((await call(t.url, 'tx', { hash: 'not base64!' })).error.data).toBe(
+      'error converting json params to arguments: illegal base64 data at input byte 3',
+    );
     expect((await call(t.url, 'abci_query', { path: 1 })).error.code).toBe(-32602);
-    expect((await call(t.url, 'blockchain', ['1'])).error.data).toMatch(/^error converting json params to arguments: expected 2 parameters \(\[minHeight maxHeight\]\), got 1/);
+    expect((await call(t.url, 'blockchain', ['1'])).error.data).toMatch(
+      /^error converting json params to arguments: expected 2 parameters \(\[minHeight maxHeight\]\), got 1/,
+    );
     expect((await call(t.url, 'block', 'x')).error.code).toBe(-32602);
   });
 
@@ -54,7 +62,7 @@ describe('JSON-RPC over HTTP', () => {
     expect((await call(t.url, 'tx_search', { query: "tm.event = 'Tx' OR" })).error.code).toBe(-32603);
   });
 
-  it('mempool refusals → -32603 with CometBFT\'s texts', async () => {
+  it("mempool refusals → -32603 with CometBFT's texts", async () => {
     const big = b64(new Uint8Array(1500).fill(1));
     expect((await call(t.url, 'broadcast_tx_sync', { tx: big })).error.data).toBe('Tx too large. Max size is 1000, but got 1500');
     expect((await call(t.url, 'broadcast_tx_async', { tx: big })).error.data).toBe('Tx too large. Max size is 1000, but got 1500');
@@ -70,7 +78,10 @@ describe('JSON-RPC over HTTP', () => {
   it('batches: bare object for one response, array for more, nothing for notifications', async () => {
     const one = await post(t.url, [{ jsonrpc: '2.0', id: 1, method: 'health' }]);
     expect(one.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    const withNote = await post(t.url, [{ jsonrpc: '2.0', method: 'health' }, { jsonrpc: '2.0', id: 2, method: 'health' }]);
+    const withNote = await post(t.url, [
+      { jsonrpc: '2.0', method: 'health' },
+      { jsonrpc: '2.0', id: 2, method: 'health' },
+    ]);
     expect(withNote.json).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     const two = await post(t.url, [
       { jsonrpc: '2.0', id: 'a', method: 'health' },
@@ -80,7 +91,10 @@ describe('JSON-RPC over HTTP', () => {
       { jsonrpc: '2.0', id: 'a', result: {} },
       { jsonrpc: '2.0', id: 'b', error: { code: -32601, message: 'Method not found' } },
     ]);
-    const notes = await post(t.url, [{ jsonrpc: '2.0', method: 'health' }, { jsonrpc: '2.0', id: null, method: 'status' }]);
+    const notes = await post(t.url, [
+      { jsonrpc: '2.0', method: 'health' },
+      { jsonrpc: '2.0', id: null, method: 'status' },
+    ]);
     expect(notes.status).toBe(200);
     expect(notes.text).toBe('');
     expect((await post(t.url, { jsonrpc: '2.0', method: 'health' })).text).toBe('');
@@ -119,9 +133,15 @@ describe('URI', () => {
     expect(r.json).toEqual({
       jsonrpc: '2.0',
       id: -1,
-      error: { code: -32602, message: 'Invalid params', data: "error converting http params to arguments: invalid character 'a' looking for beginning of value" },
+      error: {
+        code: -32602,
+        message: 'Invalid params',
+        data: "error converting http params to arguments: invalid character 'a' looking for beginning of value",
+      },
     });
-    expect((await get(t.url, '/block?height=0x10')).json.error.data).toBe("error converting http params to arguments: got a hex string arg, but expected 'int64'");
+    expect((await get(t.url, '/block?height=0x10')).json.error.data).toBe(
+      "error converting http params to arguments: got a hex string arg, but expected 'int64'",
+    );
     expect((await get(t.url, '/tx_search?query=tm.event')).status).toBe(500);
   });
 
@@ -172,7 +192,15 @@ describe('resilience', () => {
       { send: () => get(t.url, '/tx?hash="x"&prove=maybe'), status: 500, code: -32602 },
       { send: () => get(t.url, '/validators?page=-1&per_page=abc'), status: 500, code: -32602 },
       { send: () => get(t.url, '/%ff%fe'), status: 404, code: undefined },
-      { send: () => post(t.url, Array.from({ length: 50 }, () => ({ id: 1 }))), status: 200, code: -32600 },
+      {
+        send: () =>
+          post(
+            t.url,
+            Array.from({ length: 50 }, () => ({ id: 1 })),
+          ),
+        status: 200,
+        code: -32600,
+      },
     ];
     let answered = 0;
     for (let round = 0; round < 20; round++) {

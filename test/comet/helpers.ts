@@ -68,7 +68,12 @@ export async function get(base: string, path: string): Promise<RawResponse> {
   return toRaw(await fetch(base + path));
 }
 
-export async function post(base: string, body: unknown, path = '/', headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<RawResponse> {
+export async function post(
+  base: string,
+  body: unknown,
+  path = '/',
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<RawResponse> {
   return toRaw(await fetch(base + path, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }));
 }
 

@@ -28,7 +28,7 @@ describe('a tx index write that fails', () => {
     const height = Number(second.result.height);
     expect(height).toBeGreaterThan(Number(first.result.height));
 
-    const search = await call(t.url, 'tx_search', { query: "tx.height >= 1" });
+    const search = await call(t.url, 'tx_search', { query: 'tx.height >= 1' });
     expect(search.result).toBeUndefined();
     expect(search.error.code).toBe(-32603);
     expect(search.error.data).toMatch(new RegExp(`^indexing block ${height} failed: `));

@@ -76,7 +76,6 @@ describe.skipIf(SPEC === undefined)('routes table vs the OpenAPI spec (spec/come
     const extra = [...COMET_ROUTES.keys()].filter((m) => !spec.has(m));
     expect(extra.sort()).toEqual(Object.keys(NOT_IN_SPEC).sort());
   });
-
 });
 
 describe('routes table flags', () => {
@@ -98,7 +97,11 @@ describe('docs/rpc-comet.md', () => {
     for (const [, method, params, flags, topic] of rows) {
       const r = COMET_ROUTES.get(method!)!;
       expect(params!.trim()).toBe(r.params.map((p) => `${p.name}: ${p.goType}`).join(', ') || '—');
-      const want = [r.wsOnly ? 'WS only' : '', r.unsafe ? 'unsafe' : '', r.cacheable === 'always' ? 'cacheable' : r.cacheable === 'height' ? 'cacheable with height' : '']
+      const want = [
+        r.wsOnly ? 'WS only' : '',
+        r.unsafe ? 'unsafe' : '',
+        r.cacheable === 'always' ? 'cacheable' : r.cacheable === 'height' ? 'cacheable with height' : '',
+      ]
         .filter(Boolean)
         .join(', ');
       expect(flags!.trim()).toBe(want || '—');

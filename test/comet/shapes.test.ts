@@ -40,7 +40,8 @@ function expectHeader(h: any): void {
   expect(h.chain_id).toBe(t.node.chainId);
   expect(h.height).toMatch(INT);
   expect(h.time).toMatch(TIME);
-  for (const k of ['last_commit_hash', 'data_hash', 'validators_hash', 'next_validators_hash', 'consensus_hash', 'app_hash', 'evidence_hash']) expect(h[k]).toMatch(HEX32);
+  for (const k of ['last_commit_hash', 'data_hash', 'validators_hash', 'next_validators_hash', 'consensus_hash', 'app_hash', 'evidence_hash'])
+    expect(h[k]).toMatch(HEX32);
   expect(h.proposer_address).toMatch(HEX20);
 }
 
@@ -127,11 +128,11 @@ describe('info methods', () => {
     expect(result.block.data.txs).toEqual([b64(tx)]);
     expect(result.block.evidence).toEqual({ evidence: [] });
 
-    const { result: b1 } = (await call(t.url, 'block', { height: '1' }));
+    const { result: b1 } = await call(t.url, 'block', { height: '1' });
     expect(b1.block.header.last_block_id).toEqual({ hash: '', parts: { total: 0, hash: '' } });
     expect(b1.block.last_commit).toEqual({ height: '0', round: 0, block_id: { hash: '', parts: { total: 0, hash: '' } }, signatures: [] });
 
-    const { result: b2 } = (await call(t.url, 'block', { height: String(txHeight + 1) }));
+    const { result: b2 } = await call(t.url, 'block', { height: String(txHeight + 1) });
     const lc = b2.block.last_commit;
     expect(lc.height).toBe(String(txHeight));
     expect(lc.round).toBe(0);
@@ -291,7 +292,11 @@ describe('tx submission and the mempool', () => {
     const bad = (await call(t.url, 'broadcast_tx_sync', { tx: b64(await signTransfer({ from: 4, nonce: 0, value: 7n })) })).result;
     expect(bad.code).not.toBe(0);
     expect(bad.log).toMatch(/nonce/);
-    expect((await call(t.url, 'broadcast_tx_sync', { tx: b64(raw) })).error).toEqual({ code: -32603, message: 'Internal error', data: 'tx already exists in cache' });
+    expect((await call(t.url, 'broadcast_tx_sync', { tx: b64(raw) })).error).toEqual({
+      code: -32603,
+      message: 'Internal error',
+      data: 'tx already exists in cache',
+    });
   });
 
   it('broadcast_tx_async answers with the hash only', async () => {

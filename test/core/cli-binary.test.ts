@@ -26,7 +26,22 @@ afterEach(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
-const PORTS0 = ['--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0'];
+const PORTS0 = [
+  '--rpc.laddr',
+  'tcp://127.0.0.1:0',
+  '--json-rpc.address',
+  '127.0.0.1:0',
+  '--json-rpc.ws-address',
+  '127.0.0.1:0',
+  '--routing.address',
+  '127.0.0.1:0',
+  '--svm-rpc',
+  '127.0.0.1:0',
+  '--svm-ws',
+  '127.0.0.1:0',
+  '--hub-rpc',
+  'tcp://127.0.0.1:0',
+];
 
 /** Starts the binary with text output (stdout is a pipe here); resolves with its stdout once the banner is complete. */
 function start(args: string[]): Promise<{ child: ChildProcess; out: () => string; banner: string }> {
@@ -52,7 +67,11 @@ function start(args: string[]): Promise<{ child: ChildProcess; out: () => string
 const urlOf = (banner: string, label: string) => new RegExp(`${label}:\\s+(http://\\S+)`).exec(banner)![1]!;
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await r.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
 
@@ -150,10 +169,26 @@ describe('chainlet (built binary)', () => {
       blocker = createServer();
       await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
       const port = (blocker.address() as { port: number }).port;
-      const r = spawnSync(process.execPath, [bin, 'start', '--silent', '--json-rpc.address', `127.0.0.1:${port}`, '--json-rpc.ws-address', '127.0.0.1:0', '--rpc.laddr', 'tcp://127.0.0.1:0', '--routing.address', '127.0.0.1:0'], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const r = spawnSync(
+        process.execPath,
+        [
+          bin,
+          'start',
+          '--silent',
+          '--json-rpc.address',
+          `127.0.0.1:${port}`,
+          '--json-rpc.ws-address',
+          '127.0.0.1:0',
+          '--rpc.laddr',
+          'tcp://127.0.0.1:0',
+          '--routing.address',
+          '127.0.0.1:0',
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
       expect(r.status).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(`127.0.0.1:${port}`);
@@ -164,7 +199,16 @@ describe('chainlet (built binary)', () => {
   });
 
   it('a started node serves the namespaces and switches its flags asked for, and logs each tx and block', async () => {
-    const { child, out, banner } = await start([...PORTS0, '--json-rpc.api', 'eth,web3,net,debug', '--json-rpc.enable-profiling', '--accounts', '3', '--balance', '42']);
+    const { child, out, banner } = await start([
+      ...PORTS0,
+      '--json-rpc.api',
+      'eth,web3,net,debug',
+      '--json-rpc.enable-profiling',
+      '--accounts',
+      '3',
+      '--balance',
+      '42',
+    ]);
     const url = urlOf(banner, 'Ethereum JSON-RPC');
     expect((await rpc(url, 'debug_memStats')).result).toBeTypeOf('object');
     // enable-profiling given alone switched it on: the profiling hooks answer.
@@ -187,7 +231,9 @@ describe('chainlet (built binary)', () => {
         }
       }, 20);
     });
-    expect(line.toLowerCase()).toMatch(/^chainlet_9000-1 +  tx 0x[0-9a-f]{64}  from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 to 0x[0-9a-f]{40}  gas 21000  ok  block \d+$/);
+    expect(line.toLowerCase()).toMatch(
+      /^chainlet_9000-1 +  tx 0x[0-9a-f]{64}  from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 to 0x[0-9a-f]{40}  gas 21000  ok  block \d+$/,
+    );
     expect(out()).toMatch(/^chainlet_9000-1 +block \d+ /m);
     child.kill('SIGTERM');
   });
@@ -223,7 +269,11 @@ describe('chainlet (built binary)', () => {
     const m = /solana-devnet \(svm, LiteSVM\): Solana JSON-RPC (http:\/\/\S+)/.exec(banner);
     expect(m, banner).not.toBeNull();
     const acct = /\(0\) (\S+)  \(m\/44'\/501'\/0'\/0', 1000 SOL\)/.exec(banner)![1]!;
-    const r = await fetch(m![1]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [acct] }) });
+    const r = await fetch(m![1]!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [acct] }),
+    });
     expect(((await r.json()) as { result: { value: number } }).result.value).toBe(1000 * 1e9);
     child.kill('SIGTERM');
     const bad = run('start', '--chains', 'evm,svm', '--svm-rpc', 'nonsense');
@@ -231,7 +281,7 @@ describe('chainlet (built binary)', () => {
     expect(bad.stderr).toContain('--svm-rpc');
   });
 
-  it('chainlet app serves the home\'s EVM app over the ABCI socket', async () => {
+  it("chainlet app serves the home's EVM app over the ABCI socket", async () => {
     const home = join(tmp, 'abci');
     expect(run('init', '--home', home).status).toBe(0);
     const child = spawn(process.execPath, [bin, 'app', '--home', home, '--proxy-app', 'tcp://127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -252,7 +302,9 @@ describe('chainlet (built binary)', () => {
 
   it('--silent prints nothing', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'start', '--silent', ...PORTS0, '--json-rpc.address', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'start', '--silent', ...PORTS0, '--json-rpc.address', `127.0.0.1:${port}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d));

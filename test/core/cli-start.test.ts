@@ -28,7 +28,22 @@ afterEach(async () => {
 });
 
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
-const PORTS0 = ['--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0'];
+const PORTS0 = [
+  '--rpc.laddr',
+  'tcp://127.0.0.1:0',
+  '--json-rpc.address',
+  '127.0.0.1:0',
+  '--json-rpc.ws-address',
+  '127.0.0.1:0',
+  '--routing.address',
+  '127.0.0.1:0',
+  '--svm-rpc',
+  '127.0.0.1:0',
+  '--svm-ws',
+  '127.0.0.1:0',
+  '--hub-rpc',
+  'tcp://127.0.0.1:0',
+];
 
 interface Started {
   child: ChildProcess;
@@ -72,7 +87,11 @@ const hasReady = (out: string) => out.split('\n').some((l) => l.includes('"event
 const endpoint = (r: ReadyLine, name: string) => r.endpoints.find((e) => e.name === name || e.name.startsWith(`${name} `))!.url;
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await r.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
 
@@ -117,7 +136,7 @@ describe('chainlet start (built binary), as a new user meets it', () => {
   });
 
   const withoutEth = PORTS0.filter((_, i) => !['--json-rpc.address', '--json-rpc.ws-address'].includes(PORTS0[i - (i % 2)]!));
-  it('--offline-validators out of a home\'s range stops with one line too', () => {
+  it("--offline-validators out of a home's range stops with one line too", () => {
     const home = mkdtempSync(join(tmpdir(), 'chainlet-start-'));
     try {
       expect(run('init', '--home', home).status).toBe(0);
@@ -163,7 +182,7 @@ describe('chainlet start (built binary), as a new user meets it', () => {
     });
   });
 
-  it('the banner (text) ends on the endpoints and lists the other chains\' balances read from them', async () => {
+  it("the banner (text) ends on the endpoints and lists the other chains' balances read from them", async () => {
     const s = await start([...PORTS0, '--output', 'text'], (o) => o.includes('Ctrl-C to stop'));
     const lines = s.out().trimEnd().split('\n');
     const last = lines[lines.length - 1]!;
@@ -171,7 +190,14 @@ describe('chainlet start (built binary), as a new user meets it', () => {
     expect(eth, lines.slice(-12).join('\n')).not.toBeNull();
     expect(last).toBe(`Listening on ${eth![2]} at height ${/height (\d+)/.exec(last)![1]}. Ctrl-C to stop.`);
     const tail = lines.slice(lines.lastIndexOf('Endpoints')).join('\n');
-    for (const label of ['CometBFT RPC:', 'Routing API:', 'Explorer:', 'chainlethub-1 (hub): CometBFT RPC http', 'solana-devnet (svm, LiteSVM): Solana JSON-RPC http']) expect(tail).toContain(label);
+    for (const label of [
+      'CometBFT RPC:',
+      'Routing API:',
+      'Explorer:',
+      'chainlethub-1 (hub): CometBFT RPC http',
+      'solana-devnet (svm, LiteSVM): Solana JSON-RPC http',
+    ])
+      expect(tail).toContain(label);
     expect(s.out()).toMatch(/\(0\) hub1\S+  \(m\/44'\/118'\/0'\/0\/0, 1000000 HUB\)/);
     expect(s.out()).toMatch(/\(0\) \S+  \(m\/44'\/501'\/0'\/0', 1000 SOL\)/);
   });
@@ -195,7 +221,8 @@ describe('chainlet start (built binary), as a new user meets it', () => {
     expect(poor.code).not.toBe(0);
     client.disconnect();
 
-    const lineOf = (hash: string) => until(async () => jsonLines(s.out()).find((j) => j['event'] === 'tx' && j['hash'] === hash) ?? Promise.reject(new Error('not yet')));
+    const lineOf = (hash: string) =>
+      until(async () => jsonLines(s.out()).find((j) => j['event'] === 'tx' && j['hash'] === hash) ?? Promise.reject(new Error('not yet')));
     expect(await lineOf(ok.transactionHash)).toMatchObject({ chain: 'chainlethub-1', from: from!.address, to, status: 'success' });
     expect(await lineOf(poor.transactionHash)).toMatchObject({ chain: 'chainlethub-1', from: from!.address, status: 'failed' });
     expect(jsonLines(s.out()).some((j) => j['event'] === 'block' && j['chain'] === 'chainlethub-1')).toBe(true);
@@ -205,7 +232,19 @@ describe('chainlet start (built binary), as a new user meets it', () => {
 
   it('a slow start says what it waits for, and the first server to answer finds the other chains listening', async () => {
     const [eth, hubRpc, svmRpc] = [await freePort(), await freePort(), await freePort()];
-    const args = [...PORTS0, '--json-rpc.address', `127.0.0.1:${eth}`, '--hub-rpc', `tcp://127.0.0.1:${hubRpc}`, '--svm-rpc', `127.0.0.1:${svmRpc}`, '--mode', 'interval', '--block-time', '200'];
+    const args = [
+      ...PORTS0,
+      '--json-rpc.address',
+      `127.0.0.1:${eth}`,
+      '--hub-rpc',
+      `tcp://127.0.0.1:${hubRpc}`,
+      '--svm-rpc',
+      `127.0.0.1:${svmRpc}`,
+      '--mode',
+      'interval',
+      '--block-time',
+      '200',
+    ];
     const child = spawn(process.execPath, [bin, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let err = '';
@@ -217,12 +256,14 @@ describe('chainlet start (built binary), as a new user meets it', () => {
     expect((await (await fetch(`http://127.0.0.1:${hubRpc}/status`)).json()) as object).toHaveProperty('result');
     expect((await rpc(`http://127.0.0.1:${svmRpc}`, 'getHealth')).result).toBe('ok');
     await until(async () => (hasReady(out) ? undefined : Promise.reject(new Error('no banner yet'))));
-    const waits = jsonLines(err).filter((j) => j['event'] === 'waiting').map((j) => j['message']);
+    const waits = jsonLines(err)
+      .filter((j) => j['event'] === 'waiting')
+      .map((j) => j['message']);
     expect(waits).toContain('chainlet_9000-1: waiting for block 1 (interval mode, block time 200 ms)');
     expect(waits.some((m) => String(m).startsWith('opening IBC between chainlet_9000-1 and chainlethub-1'))).toBe(true);
   });
 
-  it('a debug_* method with the namespace off says how to turn it on, after geth\'s words', async () => {
+  it("a debug_* method with the namespace off says how to turn it on, after geth's words", async () => {
     const s = await start([...PORTS0], hasReady);
     const r = await rpc(endpoint(readyOf(s.out())!, 'Ethereum JSON-RPC'), 'debug_traceTransaction', ['0x' + '00'.repeat(32)]);
     expect(r.error?.code).toBe(-32601);

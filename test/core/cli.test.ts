@@ -38,7 +38,14 @@ describe('cli', () => {
     const home = join(tmp, 'h4');
     const r = run('init', '--home', home, '--validators', '4', '--chain-id', 'demo_4242-1');
     expect(r.status, r.stderr).toBe(0);
-    for (const f of ['config/genesis.json', 'config/config.toml', 'config/app.toml', 'config/priv_validator_key.json', 'config/node_key.json', 'config/validators/priv_validator_key_3.json']) {
+    for (const f of [
+      'config/genesis.json',
+      'config/config.toml',
+      'config/app.toml',
+      'config/priv_validator_key.json',
+      'config/node_key.json',
+      'config/validators/priv_validator_key_3.json',
+    ]) {
       expect(existsSync(join(home, f)), f).toBe(true);
     }
     const pv = JSON.parse(readFileSync(join(home, 'config/priv_validator_key.json'), 'utf8'));
@@ -68,7 +75,36 @@ describe('cli', () => {
   it('start: flags override the files; prints the dev accounts; stops on SIGINT', async () => {
     const home = join(tmp, 'h1');
     expect(run('init', '--home', home).status).toBe(0);
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'start', '--output', 'text', '--home', home, '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        cli,
+        'start',
+        '--output',
+        'text',
+        '--home',
+        home,
+        '--rpc.laddr',
+        'tcp://127.0.0.1:0',
+        '--json-rpc.address',
+        '127.0.0.1:0',
+        '--json-rpc.ws-address',
+        '127.0.0.1:0',
+        '--routing.address',
+        '127.0.0.1:0',
+        '--svm-rpc',
+        '127.0.0.1:0',
+        '--svm-ws',
+        '127.0.0.1:0',
+        '--hub-rpc',
+        'tcp://127.0.0.1:0',
+        '--log-level',
+        'silent',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const out = await banner(child);
     expect(out).toContain('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(out).toContain('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
@@ -82,7 +118,44 @@ describe('cli', () => {
   it('start --validators 4 --offline-validators 3: an in-memory devnet with one validator offline keeps producing', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', cli, 'start', '--output', 'text', '--validators', '4', '--offline-validators', '3', '--mode', 'interval', '--block-time', '20', '--consensus.timeout_propose', '100ms', '--consensus.timeout_prevote', '20ms', '--consensus.timeout_precommit', '20ms', '--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--svm-rpc', '127.0.0.1:0', '--svm-ws', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0', '--log-level', 'silent'],
+      [
+        '--import',
+        'tsx',
+        cli,
+        'start',
+        '--output',
+        'text',
+        '--validators',
+        '4',
+        '--offline-validators',
+        '3',
+        '--mode',
+        'interval',
+        '--block-time',
+        '20',
+        '--consensus.timeout_propose',
+        '100ms',
+        '--consensus.timeout_prevote',
+        '20ms',
+        '--consensus.timeout_precommit',
+        '20ms',
+        '--rpc.laddr',
+        'tcp://127.0.0.1:0',
+        '--json-rpc.address',
+        '127.0.0.1:0',
+        '--json-rpc.ws-address',
+        '127.0.0.1:0',
+        '--routing.address',
+        '127.0.0.1:0',
+        '--svm-rpc',
+        '127.0.0.1:0',
+        '--svm-ws',
+        '127.0.0.1:0',
+        '--hub-rpc',
+        'tcp://127.0.0.1:0',
+        '--log-level',
+        'silent',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {

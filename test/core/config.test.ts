@@ -33,7 +33,12 @@ describe('config', () => {
   });
 
   it('parses flags with the same key table and rejects unknown ones', () => {
-    const o = overridesFromFlags({ 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.api': 'eth,debug', 'rpc.unsafe': 'true', 'consensus.timeout_commit': '250ms' }) as any;
+    const o = overridesFromFlags({
+      'rpc.laddr': 'tcp://127.0.0.1:0',
+      'json-rpc.api': 'eth,debug',
+      'rpc.unsafe': 'true',
+      'consensus.timeout_commit': '250ms',
+    }) as any;
     expect(o.rpc).toEqual({ laddr: 'tcp://127.0.0.1:0', unsafe: true });
     expect(o.jsonRpc.api).toEqual(['eth', 'debug']);
     expect(o.consensus.timeoutCommitMs).toBe(250);
@@ -47,11 +52,15 @@ describe('config', () => {
     expect(defaultConfig().routing.erc20Tokens).toEqual([]);
     expect((overridesFromFlags({ 'routing.erc20-tokens': `${a}, ${b}` }) as any).routing).toEqual({ erc20Tokens: [a, b] });
     expect((overridesFromToml('app', parse(`[routing]\nerc20-tokens = ["${a}"]\n`)) as any).routing).toEqual({ erc20Tokens: [a] });
-    expect(parse(renderToml('app', { ...defaultConfig(), routing: { ...defaultConfig().routing, erc20Tokens: [a] } }))).toMatchObject({ routing: { 'erc20-tokens': [a] } });
+    expect(parse(renderToml('app', { ...defaultConfig(), routing: { ...defaultConfig().routing, erc20Tokens: [a] } }))).toMatchObject({
+      routing: { 'erc20-tokens': [a] },
+    });
     expect(() => overridesFromFlags({ 'routing.erc20-tokens': `${a},0x1234` })).toThrow(
       `invalid value "${a},0x1234" for --routing.erc20-tokens: expected a comma-separated list of 0x addresses, 40 hex digits each`,
     );
-    expect(() => overridesFromToml('app', parse('[routing]\nerc20-tokens = ["usdc"]\n'))).toThrow('invalid value ["usdc"] for routing.erc20-tokens: expected a comma-separated list of 0x addresses');
+    expect(() => overridesFromToml('app', parse('[routing]\nerc20-tokens = ["usdc"]\n'))).toThrow(
+      'invalid value ["usdc"] for routing.erc20-tokens: expected a comma-separated list of 0x addresses',
+    );
   });
 
   it('parses Go durations', () => {

@@ -91,7 +91,7 @@ describe('consensus', () => {
     expect((await b.next())?.data.type).toBe('NewBlock');
   });
 
-    it('two nodes in one process do not interfere', async () => {
+  it('two nodes in one process do not interfere', async () => {
     const a = await start({ config: { consensus: { mode: 'manual' } } });
     const b = await start({ config: { consensus: { mode: 'manual' } }, devnet: { chainId: 'other_77-1' } });
     await a.mine(2);

@@ -8,7 +8,7 @@ import { genesisFromJson, genesisToJson } from '../../src/genesis/genesis-doc.js
 import { startNode } from '../../src/node/node.js';
 
 describe('devnet genesis', () => {
-  it('derives the standard dev accounts (m/44\'/60\'/0\'/0/i)', () => {
+  it("derives the standard dev accounts (m/44'/60'/0'/0/i)", () => {
     const accts = deriveDevAccounts(10);
     expect(accts).toHaveLength(10);
     expect(accts[0]!.address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
@@ -17,7 +17,7 @@ describe('devnet genesis', () => {
     expect(accts[9]!.address).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720');
   });
 
-  it('takes the dev mnemonic\'s accounts from a table that is its derivation (npm run dev-accounts --check)', () => {
+  it("takes the dev mnemonic's accounts from a table that is its derivation (npm run dev-accounts --check)", () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
     execFileSync(process.execPath, [`${root}/scripts/gen-dev-accounts.mjs`, '--check'], { cwd: root, stdio: 'pipe' });
     // The table against Chainlet's own derivation (OpenSSL PBKDF2 and HMAC, libsecp256k1), all 20.

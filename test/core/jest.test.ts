@@ -10,11 +10,15 @@ describe('Jest', () => {
   // the built package must load into that context, not Node's main one (dist/core-loader.js).
   it.skipIf(!existsSync(`${root}/dist/index.js`))('a Jest test starts a node from the built package and gets objects of its own realm', () => {
     const config = JSON.stringify({ testEnvironment: 'node', transform: {}, testMatch: ['**/*.test.mjs'] });
-    const r = spawnSync(process.execPath, ['--experimental-vm-modules', `${root}/node_modules/jest/bin/jest.js`, '--rootDir', `${root}/test/fixtures/jest-project`, '--config', config, '--ci'], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--experimental-vm-modules', `${root}/node_modules/jest/bin/jest.js`, '--rootDir', `${root}/test/fixtures/jest-project`, '--config', config, '--ci'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
   });

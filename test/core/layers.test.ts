@@ -62,8 +62,10 @@ function specifiers(file: string): string[] {
   const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
   const out: string[] = [];
   const visit = (n: ts.Node): void => {
-    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) out.push(n.moduleSpecifier.text);
-    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) out.push(n.arguments[0].text);
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier))
+      out.push(n.moduleSpecifier.text);
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0]))
+      out.push(n.arguments[0].text);
     if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) out.push(n.argument.literal.text);
     ts.forEachChild(n, visit);
   };
@@ -215,7 +217,11 @@ function moduleState(file: string, rel: string): string[] {
     for (const d of st.declarationList.declarations) {
       const init = d.initializer;
       const emptyCollection =
-        init !== undefined && ts.isNewExpression(init) && ts.isIdentifier(init.expression) && ['Map', 'WeakMap', 'Set', 'WeakSet'].includes(init.expression.text) && (init.arguments?.length ?? 0) === 0;
+        init !== undefined &&
+        ts.isNewExpression(init) &&
+        ts.isIdentifier(init.expression) &&
+        ['Map', 'WeakMap', 'Set', 'WeakSet'].includes(init.expression.text) &&
+        (init.arguments?.length ?? 0) === 0;
       if ((mutable || emptyCollection) && ts.isIdentifier(d.name)) out.push(`${rel} ${d.name.text}`);
     }
   }
@@ -241,9 +247,7 @@ describe('layers', () => {
   });
 
   it('the composition root and the RPC servers keep no per-node state at module level', () => {
-    const found = STATE_FOLDERS.flatMap((dir) =>
-      sourceFiles(join(SRC, dir)).flatMap((f) => moduleState(f, relative(SRC, f).split(sep).join('/'))),
-    );
+    const found = STATE_FOLDERS.flatMap((dir) => sourceFiles(join(SRC, dir)).flatMap((f) => moduleState(f, relative(SRC, f).split(sep).join('/'))));
     expect(found.filter((k) => MODULE_STATE_KEPT[k] === undefined)).toEqual([]);
     // A kept entry that no longer exists is dropped from the list.
     expect(Object.keys(MODULE_STATE_KEPT).filter((k) => !found.includes(k))).toEqual([]);
@@ -253,7 +257,16 @@ describe('layers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'chainlet-layers-'));
     try {
       const f = join(dir, 'x.ts');
-      writeFileSync(f, ['let a = 0;', 'const b = new WeakMap<object, number>();', "const c = new Set(['x']);", 'const d = 1;', 'function f() { let e = new Map(); return e; }'].join('\n'));
+      writeFileSync(
+        f,
+        [
+          'let a = 0;',
+          'const b = new WeakMap<object, number>();',
+          "const c = new Set(['x']);",
+          'const d = 1;',
+          'function f() { let e = new Map(); return e; }',
+        ].join('\n'),
+      );
       expect(moduleState(f, 'x.ts')).toEqual(['x.ts a', 'x.ts b']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -314,6 +327,8 @@ describe('layers', () => {
       { from: 'c/z.ts', to: 'a/x.ts' },
       { from: 'd/d.ts', to: 'a/x.ts' },
     ];
-    expect(partCycles(imports, { a: 1, b: 1, c: 1, d: 2 })).toEqual(['cycle {a, b, c}: a → b → c → a (a/x.ts imports b/y.ts; b/y.ts imports c/z.ts; c/z.ts imports a/x.ts)']);
+    expect(partCycles(imports, { a: 1, b: 1, c: 1, d: 2 })).toEqual([
+      'cycle {a, b, c}: a → b → c → a (a/x.ts imports b/y.ts; b/y.ts imports c/z.ts; c/z.ts imports a/x.ts)',
+    ]);
   });
 });

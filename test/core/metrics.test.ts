@@ -25,7 +25,13 @@ afterAll(async () => {
 });
 
 const rpc = async (method: string, params: unknown[] = []) =>
-  (await (await fetch(node.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown; error?: unknown };
+  (await (
+    await fetch(node.urls.jsonRpc!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+  ).json()) as { result?: unknown; error?: unknown };
 
 async function scrape(): Promise<Map<string, Family>> {
   const r = await fetch(node.urls.metrics!);
@@ -39,7 +45,9 @@ describe('Prometheus metrics', () => {
   it('exposes CometBFT’s consensus and mempool metrics, the JSON-RPC’s and the routing API’s', async () => {
     expect(node.urls.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     for (let i = 0; i < 3; i++) {
-      const hash = (await rpc('eth_sendRawTransaction', [`0x${Buffer.from(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: BigInt(i) })).toString('hex')}`])).result as string;
+      const hash = (
+        await rpc('eth_sendRawTransaction', [`0x${Buffer.from(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: BigInt(i) })).toString('hex')}`])
+      ).result as string;
       for (let j = 0; j < 200 && (await rpc('eth_getTransactionReceipt', [hash])).result === null; j++) await new Promise((r) => setTimeout(r, 10));
     }
     expect((await rpc('eth_sendRawTransaction', ['0x1234'])).error).toBeDefined(); // a tx that fails CheckTx
@@ -73,7 +81,10 @@ describe('Prometheus metrics', () => {
 
   it('a kvstore chain of a network has its own endpoint with its chain_id', async () => {
     const { startKvStoreChain } = await import('../../src/network/kvstore-chain.js');
-    const kv = await startKvStoreChain({ kind: 'kvstore', config: { rpc: { laddr: '' }, consensus: { mode: 'manual' }, instrumentation: { prometheus: true, prometheusListenAddr: '127.0.0.1:0' } } });
+    const kv = await startKvStoreChain({
+      kind: 'kvstore',
+      config: { rpc: { laddr: '' }, consensus: { mode: 'manual' }, instrumentation: { prometheus: true, prometheusListenAddr: '127.0.0.1:0' } },
+    });
     try {
       await kv.broadcastTx(new TextEncoder().encode('a=1'));
       await kv.mine(1);

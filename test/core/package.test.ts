@@ -11,7 +11,12 @@ const built = it.skipIf(!existsSync(`${root}/dist/index.js`));
 
 /** Runs `script` as an ES module in a fresh `node` in the project's folder; its last stdout line, parsed. */
 function runModule(script: string, opts: { flags?: string[]; env?: NodeJS.ProcessEnv } = {}): unknown {
-  const r = spawnSync(process.execPath, [...(opts.flags ?? []), '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...opts.env } });
+  const r = spawnSync(process.execPath, [...(opts.flags ?? []), '--input-type=module', '-e', script], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...opts.env },
+  });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout.trim());
 }
@@ -76,8 +81,16 @@ describe('package', () => {
       await node.stop();`;
     expect(runModule(script)).toEqual({ codeCacheUsed: true, height: 2 });
     // The command line's entry marks itself and takes its own cache (a network's and the CLI's bytecode too).
-    expect(runModule("globalThis[Symbol.for('chainlet.entry')] = 'cli'; const l = await import('./dist/core-loader.js'); console.log(JSON.stringify([l.codeCacheUsed, l.codeCacheSource]));")).toEqual([true, 'build']);
-    expect(readdirSync(`${root}/dist`).filter((f) => f.endsWith('.v8cache')).sort()).toEqual([expect.stringMatching(/^chainlet-[0-9a-f]+-cli\.v8cache$/), expect.stringMatching(/^chainlet-[0-9a-f]+\.v8cache$/)]);
+    expect(
+      runModule(
+        "globalThis[Symbol.for('chainlet.entry')] = 'cli'; const l = await import('./dist/core-loader.js'); console.log(JSON.stringify([l.codeCacheUsed, l.codeCacheSource]));",
+      ),
+    ).toEqual([true, 'build']);
+    expect(
+      readdirSync(`${root}/dist`)
+        .filter((f) => f.endsWith('.v8cache'))
+        .sort(),
+    ).toEqual([expect.stringMatching(/^chainlet-[0-9a-f]+-cli\.v8cache$/), expect.stringMatching(/^chainlet-[0-9a-f]+\.v8cache$/)]);
     expect(runModule(script, { env: { CHAINLET_CODE_CACHE: 'off' } })).toEqual({ codeCacheUsed: false, height: 2 });
   });
 

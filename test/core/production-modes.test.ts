@@ -32,7 +32,10 @@ describe('block production modes', () => {
     const b2 = await node.internals.blockStore.loadBlock(2);
     expect(b2?.data.txs.length).toBeGreaterThanOrEqual(1);
     await sleep(200);
-    const total = (await Promise.all(Array.from({ length: node.height }, (_, i) => node.internals.blockStore.loadBlock(i + 1)))).reduce((n, b) => n + (b?.data.txs.length ?? 0), 0);
+    const total = (await Promise.all(Array.from({ length: node.height }, (_, i) => node.internals.blockStore.loadBlock(i + 1)))).reduce(
+      (n, b) => n + (b?.data.txs.length ?? 0),
+      0,
+    );
     expect(total).toBe(3);
   });
 

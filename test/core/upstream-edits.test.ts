@@ -25,8 +25,23 @@ describe('the bundle’s edits of dependency files (scripts/upstream-edits.mjs)'
 
   it('evm-frame-object: Object.assign builds the object the spread builds (keys, order, values)', () => {
     const messages = [
-      new Message({ to: new Address(new Uint8Array(20).fill(1)), caller: new Address(new Uint8Array(20).fill(2)), gasLimit: 100_000n, value: 5n, data: Uint8Array.of(1, 2), depth: 0 }),
-      new Message({ to: new Address(new Uint8Array(20).fill(3)), codeAddress: new Address(new Uint8Array(20).fill(4)), gasLimit: 7n, delegatecall: true, isStatic: true, depth: 3, salt: new Uint8Array(32) }),
+      new Message({
+        to: new Address(new Uint8Array(20).fill(1)),
+        caller: new Address(new Uint8Array(20).fill(2)),
+        gasLimit: 100_000n,
+        value: 5n,
+        data: Uint8Array.of(1, 2),
+        depth: 0,
+      }),
+      new Message({
+        to: new Address(new Uint8Array(20).fill(3)),
+        codeAddress: new Address(new Uint8Array(20).fill(4)),
+        gasLimit: 7n,
+        delegatecall: true,
+        isStatic: true,
+        depth: 3,
+        salt: new Uint8Array(32),
+      }),
     ];
     for (const message of messages) {
       const gasLimit = message.gasLimit - 1n;

@@ -30,7 +30,12 @@ async function signedSend(amount: string, to: string): Promise<Uint8Array> {
   const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'chainlet' });
   const [from] = await wallet.getAccounts();
   const client = await SigningStargateClient.connectWithSigner(node.urls.rpc!, wallet);
-  const signed = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount }] } }], fee, '');
+  const signed = await client.sign(
+    from!.address,
+    [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount }] } }],
+    fee,
+    '',
+  );
   client.disconnect();
   return TxRaw.encode(signed).finish();
 }
@@ -64,7 +69,11 @@ describe('a block of EVM and Cosmos txs', () => {
 
   it('the routing API submits a Cosmos TxRaw for the Cosmos chain id and reports its success', async () => {
     const tx = await signedSend('9', toBech32('chainlet', new Uint8Array(20).fill(0x44)));
-    const submit = await fetch(`${node.urls.routing}/v2/tx/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: node.chainId, tx: Buffer.from(tx).toString('base64') }) });
+    const submit = await fetch(`${node.urls.routing}/v2/tx/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain_id: node.chainId, tx: Buffer.from(tx).toString('base64') }),
+    });
     expect(submit.status).toBe(200);
     const { tx_hash } = (await submit.json()) as { tx_hash: string };
     expect(tx_hash).toBe(createHash('sha256').update(tx).digest('hex').toUpperCase());

@@ -7,7 +7,13 @@
 import { DirectEthSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { QueryClient, setupAuthExtension, setupBankExtension, setupTxExtension, SigningStargateClient } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
-import { QueryAccountInfoRequest, QueryAccountInfoResponse, QueryAccountsRequest, QueryAccountsResponse, QueryParamsResponse as AuthParams } from 'cosmjs-types/cosmos/auth/v1beta1/query';
+import {
+  QueryAccountInfoRequest,
+  QueryAccountInfoResponse,
+  QueryAccountsRequest,
+  QueryAccountsResponse,
+  QueryParamsResponse as AuthParams,
+} from 'cosmjs-types/cosmos/auth/v1beta1/query';
 import { QueryParamsResponse as BankParams, QuerySpendableBalancesRequest, QuerySpendableBalancesResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { GetLatestBlockResponse, GetNodeInfoResponse } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +25,9 @@ import { startTestNode } from '../helpers/node.js';
 const DENOM = 'achainlet';
 let node: ChainletNode;
 let comet: Comet38Client;
-let q: ReturnType<typeof QueryClient.withExtensions<ReturnType<typeof setupAuthExtension>, ReturnType<typeof setupBankExtension>, ReturnType<typeof setupTxExtension>>>;
+let q: ReturnType<
+  typeof QueryClient.withExtensions<ReturnType<typeof setupAuthExtension>, ReturnType<typeof setupBankExtension>, ReturnType<typeof setupTxExtension>>
+>;
 let sentHash: string;
 let address: string;
 
@@ -30,7 +38,10 @@ beforeAll(async () => {
   const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'chainlet' });
   address = (await wallet.getAccounts())[0]!.address;
   const client = await SigningStargateClient.connectWithSigner(node.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
-  const r = await client.sendTokens(address, toBech32('chainlet', new Uint8Array(20).fill(9)), [{ denom: DENOM, amount: '5' }], { amount: [{ denom: DENOM, amount: String(2_000_000_000n * 200_000n) }], gas: '200000' });
+  const r = await client.sendTokens(address, toBech32('chainlet', new Uint8Array(20).fill(9)), [{ denom: DENOM, amount: '5' }], {
+    amount: [{ denom: DENOM, amount: String(2_000_000_000n * 200_000n) }],
+    gas: '200000',
+  });
   expect(r.code).toBe(0);
   sentHash = r.transactionHash;
   client.disconnect();
@@ -45,13 +56,29 @@ describe('Cosmos SDK queries over abci_query', () => {
   it('auth: Account, AccountInfo, Accounts with paging, Params', async () => {
     const any = await q.auth.account(address);
     expect(any?.typeUrl).toBe('/cosmos.auth.v1beta1.BaseAccount');
-    const info = QueryAccountInfoResponse.decode(await q.queryAbci('/cosmos.auth.v1beta1.Query/AccountInfo', QueryAccountInfoRequest.encode({ address }).finish()).then((r) => r.value));
+    const info = QueryAccountInfoResponse.decode(
+      await q.queryAbci('/cosmos.auth.v1beta1.Query/AccountInfo', QueryAccountInfoRequest.encode({ address }).finish()).then((r) => r.value),
+    );
     expect(info.info?.address).toBe(address);
     expect(info.info?.sequence).toBe(1n);
-    const first = QueryAccountsResponse.decode((await q.queryAbci('/cosmos.auth.v1beta1.Query/Accounts', QueryAccountsRequest.encode({ pagination: { key: new Uint8Array(0), offset: 0n, limit: 3n, countTotal: true, reverse: false } }).finish())).value);
+    const first = QueryAccountsResponse.decode(
+      (
+        await q.queryAbci(
+          '/cosmos.auth.v1beta1.Query/Accounts',
+          QueryAccountsRequest.encode({ pagination: { key: new Uint8Array(0), offset: 0n, limit: 3n, countTotal: true, reverse: false } }).finish(),
+        )
+      ).value,
+    );
     expect(first.accounts).toHaveLength(3);
     expect(first.pagination?.total).toBeGreaterThanOrEqual(11n); // 10 dev accounts, the fee collector, the recipient
-    const next = QueryAccountsResponse.decode((await q.queryAbci('/cosmos.auth.v1beta1.Query/Accounts', QueryAccountsRequest.encode({ pagination: { key: first.pagination!.nextKey, offset: 0n, limit: 3n, countTotal: false, reverse: false } }).finish())).value);
+    const next = QueryAccountsResponse.decode(
+      (
+        await q.queryAbci(
+          '/cosmos.auth.v1beta1.Query/Accounts',
+          QueryAccountsRequest.encode({ pagination: { key: first.pagination!.nextKey, offset: 0n, limit: 3n, countTotal: false, reverse: false } }).finish(),
+        )
+      ).value,
+    );
     expect(next.accounts[0]!.value).not.toEqual(first.accounts[0]!.value);
     const params = AuthParams.decode((await q.queryAbci('/cosmos.auth.v1beta1.Query/Params', new Uint8Array(0))).value);
     expect(params.params?.txSizeCostPerByte).toBe(10n);
@@ -68,7 +95,9 @@ describe('Cosmos SDK queries over abci_query', () => {
     expect(await q.bank.denomsMetadata()).toHaveLength(1);
     await expect(q.bank.denomMetadata('uatom')).rejects.toThrow(/code = NotFound/);
     expect(BankParams.decode((await q.queryAbci('/cosmos.bank.v1beta1.Query/Params', new Uint8Array(0))).value).params?.defaultSendEnabled).toBe(true);
-    const spendable = QuerySpendableBalancesResponse.decode((await q.queryAbci('/cosmos.bank.v1beta1.Query/SpendableBalances', QuerySpendableBalancesRequest.encode({ address }).finish())).value);
+    const spendable = QuerySpendableBalancesResponse.decode(
+      (await q.queryAbci('/cosmos.bank.v1beta1.Query/SpendableBalances', QuerySpendableBalancesRequest.encode({ address }).finish())).value,
+    );
     expect(spendable.balances[0]!.amount).toBe((await q.bank.balance(address, DENOM)).amount);
   });
 
@@ -92,7 +121,9 @@ describe('Cosmos SDK queries over abci_query', () => {
     expect(bad.code).toBe(18);
     expect(bad.height).toBeGreaterThan(0);
     const wrongPrefix = await q.bank.balance(toBech32('cosmos', new Uint8Array(20)), DENOM).catch((e: Error) => e.message);
-    expect(wrongPrefix).toMatch(/Query failed with \(18\): rpc error: code = InvalidArgument desc = invalid address: hrp does not match bech32 prefix: expected 'chainlet' got 'cosmos'/);
+    expect(wrongPrefix).toMatch(
+      /Query failed with \(18\): rpc error: code = InvalidArgument desc = invalid address: hrp does not match bech32 prefix: expected 'chainlet' got 'cosmos'/,
+    );
     const unknown = await comet.abciQuery({ path: '/cosmos.staking.v1beta1.Query/Validators', data: new Uint8Array(0) });
     expect(unknown.code).toBe(6);
     expect(unknown.log).toBe('unknown query path: /cosmos.staking.v1beta1.Query/Validators');

@@ -20,12 +20,25 @@ import { startTestNode } from '../helpers/node.js';
 
 const EVM_GAS_PRICE = GasPrice.fromString('2000000000achainlet');
 const HUB_GAS_PRICE = GasPrice.fromString('0.025uhub');
-const ethWallet = (i: number, prefix: string) => DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix, hdPaths: [stringToPath(`m/44'/60'/0'/0/${i}`)] });
+const ethWallet = (i: number, prefix: string) =>
+  DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix, hdPaths: [stringToPath(`m/44'/60'/0'/0/${i}`)] });
 const hubWallet = (i: number) => DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub', hdPaths: [makeCosmoshubPath(i)] });
-const send = (from: string, to: string, denom: string, amount: string): EncodeObject => ({ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from, toAddress: to, amount: [{ denom, amount }] } });
+const send = (from: string, to: string, denom: string, amount: string): EncodeObject => ({
+  typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+  value: { fromAddress: from, toAddress: to, amount: [{ denom, amount }] },
+});
 const transfer = (sender: string, receiver: string, denom: string, amount: string): EncodeObject => ({
   typeUrl: '/ibc.applications.transfer.v1.MsgTransfer',
-  value: { sourcePort: 'transfer', sourceChannel: 'channel-0', token: { denom, amount }, sender, receiver, timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n }, timeoutTimestamp: BigInt(Date.now() + 600_000) * 1_000_000n, memo: '' },
+  value: {
+    sourcePort: 'transfer',
+    sourceChannel: 'channel-0',
+    token: { denom, amount },
+    sender,
+    receiver,
+    timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
+    timeoutTimestamp: BigInt(Date.now() + 600_000) * 1_000_000n,
+    memo: '',
+  },
 });
 
 /** Signs `msgs` with exactly the simulated gas: the tx must succeed within it. */
@@ -52,7 +65,9 @@ describe('the first Cosmos tx on a fresh EVM-only node (docs/cosmos-face.md)', (
       expect(r.gasUsed).toBeLessThanOrEqual(r.gasWanted);
       // Too little gas for the signature: the location names the key type the chain charged.
       const low = { amount: [{ denom: 'achainlet', amount: String(2_000_000_000n * 20_000n) }], gas: '20000' };
-      await expect(client.sendTokens(me!.address, to, [{ denom: 'achainlet', amount: '1' }], low)).rejects.toThrow(/code 11.*out of gas in location: ante verify: eth_secp256k1; gasWanted: 20000/);
+      await expect(client.sendTokens(me!.address, to, [{ denom: 'achainlet', amount: '1' }], low)).rejects.toThrow(
+        /code 11.*out of gas in location: ante verify: eth_secp256k1; gasWanted: 20000/,
+      );
       client.disconnect();
     } finally {
       await node.stop();
@@ -68,13 +83,25 @@ describe('IBC handshake steps signed by a cosmjs client (a hub with no relayer t
       const [acc] = await wallet.getAccounts();
       const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { gasPrice: HUB_GAS_PRICE, broadcastPollIntervalMs: 50 });
       const consensus = { timestamp: timestampFromMs(Date.now()), root: new Uint8Array(32).fill(1), nextValidatorsHash: new Uint8Array(32).fill(2) };
-      const create = { typeUrl: '/ibc.core.client.v1.MsgCreateClient', value: { clientState: clientStateOf('other-1', 5n), consensusState: consensusStateOf(consensus), signer: acc!.address } };
+      const create = {
+        typeUrl: '/ibc.core.client.v1.MsgCreateClient',
+        value: { clientState: clientStateOf('other-1', 5n), consensusState: consensusStateOf(consensus), signer: acc!.address },
+      };
       const r = await client.signAndBroadcast(acc!.address, [create], 'auto');
       expect({ code: r.code, log: r.rawLog ?? '' }).toEqual({ code: 0, log: '' });
       expect(r.events.find((e) => e.type === 'create_client')?.attributes.find((a) => a.key === 'client_id')?.value).toBe('07-tendermint-0');
       await withSimulatedGas(client, acc!.address, [create]);
       const version = { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] };
-      const init = { typeUrl: '/ibc.core.connection.v1.MsgConnectionOpenInit', value: { clientId: '07-tendermint-0', counterparty: { clientId: '07-tendermint-0', connectionId: '', prefix: { keyPrefix: new TextEncoder().encode('ibc') } }, version, delayPeriod: 0n, signer: acc!.address } };
+      const init = {
+        typeUrl: '/ibc.core.connection.v1.MsgConnectionOpenInit',
+        value: {
+          clientId: '07-tendermint-0',
+          counterparty: { clientId: '07-tendermint-0', connectionId: '', prefix: { keyPrefix: new TextEncoder().encode('ibc') } },
+          version,
+          delayPeriod: 0n,
+          signer: acc!.address,
+        },
+      };
       await withSimulatedGas(client, acc!.address, [init]);
       client.disconnect();
     } finally {

@@ -22,7 +22,8 @@ const DENOM = 'achainlet';
 const PREFIX = 'chainlet';
 const gasPrice = GasPrice.fromString(`2000000000${DENOM}`);
 const fee = { amount: [{ denom: DENOM, amount: String(2_000_000_000n * 200_000n) }], gas: '200000' };
-const OTHER_MNEMONIC = 'copper push brief egg scan entry inform record adjust fossil boss egg comic alien upon aspect dry avoid interest fury window hint race symptom';
+const OTHER_MNEMONIC =
+  'copper push brief egg scan entry inform record adjust fossil boss egg comic alien upon aspect dry avoid interest fury window hint race symptom';
 
 let node: ChainletNode;
 let url: string;
@@ -108,7 +109,8 @@ describe('SigningStargateClient sends on the EVM chain', () => {
     const nonce = BigInt((await eth.request({ method: 'eth_getTransactionCount', params: [node.accounts[0]!.address, 'pending'] })) as string);
     const funding = signEthTransfer(DEV_KEY_0, hex0x(cosmosAcc!.address), 10n ** 18n, { nonce });
     const h = (await eth.request({ method: 'eth_sendRawTransaction', params: [`0x${Buffer.from(funding).toString('hex')}`] })) as string;
-    for (let i = 0; i < 200 && (await eth.request({ method: 'eth_getTransactionReceipt', params: [h] })) === null; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && (await eth.request({ method: 'eth_getTransactionReceipt', params: [h] })) === null; i++)
+      await new Promise((r) => setTimeout(r, 10));
     const reader = await StargateClient.connect(url);
     expect((await reader.getBalance(cosmosAcc!.address, DENOM)).amount).toBe(String(10n ** 18n));
 
@@ -132,7 +134,11 @@ describe('SigningStargateClient sends on the EVM chain', () => {
     const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: PREFIX });
     const [from] = await wallet.getAccounts();
     const client = await SigningStargateClient.connectWithSigner(url, wallet, { gasPrice, broadcastPollIntervalMs: 50 });
-    const gas = await client.simulate(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: from!.address, amount: [{ denom: DENOM, amount: '1' }] } }], '');
+    const gas = await client.simulate(
+      from!.address,
+      [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: from!.address, amount: [{ denom: DENOM, amount: '1' }] } }],
+      '',
+    );
     expect(gas).toBeGreaterThan(21_000);
     const r = await client.sendTokens(from!.address, toBech32(PREFIX, new Uint8Array(20).fill(0x5a)), [{ denom: DENOM, amount: '3' }], 'auto');
     expect(r.code).toBe(0);
@@ -172,23 +178,49 @@ describe('SigningStargateClient sends on the EVM chain', () => {
     const seq = (await client.getSequence(from!.address)).sequence;
     const poor = await client.sendTokens(from!.address, to, [{ denom: DENOM, amount: (10n ** 40n).toString() }], fee);
     expect(poor.code).toBe(5);
-    expect(poor.rawLog).toMatch(/^failed to execute message; message index: 0: spendable balance \d+achainlet is smaller than 10{40}achainlet: insufficient funds$/);
+    expect(poor.rawLog).toMatch(
+      /^failed to execute message; message index: 0: spendable balance \d+achainlet is smaller than 10{40}achainlet: insufficient funds$/,
+    );
     expect((await client.getSequence(from!.address)).sequence).toBe(seq + 1);
     // A fee below the base fee: refused at CheckTx with code 13.
-    await expect(client.sendTokens(from!.address, to, [{ denom: DENOM, amount: '1' }], { amount: [{ denom: DENOM, amount: '1' }], gas: '200000' })).rejects.toThrow(/code 13.*gas prices too low/);
+    await expect(
+      client.sendTokens(from!.address, to, [{ denom: DENOM, amount: '1' }], { amount: [{ denom: DENOM, amount: '1' }], gas: '200000' }),
+    ).rejects.toThrow(/code 13.*gas prices too low/);
     // A stale sequence: code 32.
     const { accountNumber } = await client.getSequence(from!.address);
-    const signed = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }], fee, '', { accountNumber, sequence: seq, chainId: node.chainId });
-    await expect(client.broadcastTx(TxRaw.encode(signed).finish())).rejects.toThrow(/code 32.*account sequence mismatch, expected \d+, got \d+: incorrect account sequence/);
+    const signed = await client.sign(
+      from!.address,
+      [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }],
+      fee,
+      '',
+      { accountNumber, sequence: seq, chainId: node.chainId },
+    );
+    await expect(client.broadcastTx(TxRaw.encode(signed).finish())).rejects.toThrow(
+      /code 32.*account sequence mismatch, expected \d+, got \d+: incorrect account sequence/,
+    );
     // The same signature with a high S (n - s): refused as malleable.
-    const good = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }], fee, '', { accountNumber, sequence: (await client.getSequence(from!.address)).sequence, chainId: node.chainId });
+    const good = await client.sign(
+      from!.address,
+      [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }],
+      fee,
+      '',
+      { accountNumber, sequence: (await client.getSequence(from!.address)).sequence, chainId: node.chainId },
+    );
     const sig = good.signatures[0]!;
     const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
     const highS = N - BigInt(`0x${Buffer.from(sig.subarray(32)).toString('hex')}`);
     const malleable = Uint8Array.from([...sig.subarray(0, 32), ...Buffer.from(highS.toString(16).padStart(64, '0'), 'hex')]);
-    await expect(client.broadcastTx(TxRaw.encode({ ...good, signatures: [malleable] }).finish())).rejects.toThrow(/code 4.*signature verification failed; please verify account number \(\d+\) and chain-id \(chainlet_9000-1\): \(signature is not in lower-S form\): unauthorized/);
+    await expect(client.broadcastTx(TxRaw.encode({ ...good, signatures: [malleable] }).finish())).rejects.toThrow(
+      /code 4.*signature verification failed; please verify account number \(\d+\) and chain-id \(chainlet_9000-1\): \(signature is not in lower-S form\): unauthorized/,
+    );
     // Signed for another chain id: the signature does not verify.
-    const elsewhere = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }], fee, '', { accountNumber, sequence: (await client.getSequence(from!.address)).sequence, chainId: 'other-1' });
+    const elsewhere = await client.sign(
+      from!.address,
+      [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: to, amount: [{ denom: DENOM, amount: '1' }] } }],
+      fee,
+      '',
+      { accountNumber, sequence: (await client.getSequence(from!.address)).sequence, chainId: 'other-1' },
+    );
     await expect(client.broadcastTx(TxRaw.encode(elsewhere).finish())).rejects.toThrow(/code 4.*unable to verify single signer signature/);
     // Bytes that are no tx.
     await expect(client.broadcastTx(Uint8Array.from([0x0a, 0x05, 1, 2]))).rejects.toThrow(/code 2.*tx parse error/);
@@ -204,7 +236,9 @@ describe('SigningStargateClient sends on the EVM chain', () => {
       await expect(client.sendTokens(from!.address, from!.address, [{ denom: DENOM, amount: '1' }], fee)).rejects.toThrow(
         /code 13.*provided fee < minimum global fee \(400000000000000achainlet < 2000000000000000achainlet\)\. Please increase the gas price\.: insufficient fee/,
       );
-      await expect(client.sendTokens(from!.address, from!.address, [{ denom: DENOM, amount: '1' }], { amount: [], gas: '200000' })).rejects.toThrow(/code 13.*fee not provided/);
+      await expect(client.sendTokens(from!.address, from!.address, [{ denom: DENOM, amount: '1' }], { amount: [], gas: '200000' })).rejects.toThrow(
+        /code 13.*fee not provided/,
+      );
       client.disconnect();
     } finally {
       await strict.stop();

@@ -65,7 +65,12 @@ describe('admin namespace', () => {
 
   it('describes the node: info, no peers, data folder', async () => {
     const c = createPublicClient({ chain, transport: http(n.url) });
-    const info = (await call(c, 'admin_nodeInfo')) as { id: string; name: string; enode: string; protocols: { eth: { network: number; config: { chainId: number } } } };
+    const info = (await call(c, 'admin_nodeInfo')) as {
+      id: string;
+      name: string;
+      enode: string;
+      protocols: { eth: { network: number; config: { chainId: number } } };
+    };
     expect(info.id).toMatch(/^[0-9a-f]{40}$/);
     expect(info.name).toMatch(/^Chainlet\//);
     expect(info.enode).toBe(`enode://${info.id}@127.0.0.1:26656?discport=0`);
@@ -157,7 +162,14 @@ describe('admin and miner when not in api', () => {
     for (const r of [...ADMIN_ROUTES, ...MINER_ROUTES]) {
       for (const method of [r.method, ...r.aliases]) {
         const e = await call(c, method).catch((x: unknown) => x);
-        expect(rpcError(e)).toEqual({ code: -32601, message: expect.stringMatching(new RegExp(`^the method ${method} does not exist/is not available \\(the ${r.namespace} namespace is off: start with --json-rpc\\.api \\S*,${r.namespace}, `)) });
+        expect(rpcError(e)).toEqual({
+          code: -32601,
+          message: expect.stringMatching(
+            new RegExp(
+              `^the method ${method} does not exist/is not available \\(the ${r.namespace} namespace is off: start with --json-rpc\\.api \\S*,${r.namespace}, `,
+            ),
+          ),
+        });
       }
     }
   });

@@ -30,7 +30,11 @@ async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: s
     (err: unknown) => err,
   );
   expect(e).toBeInstanceOf(BaseError);
-  const inner = (e as BaseError).walk((x) => typeof (x as { code?: unknown }).code === 'number') as unknown as { code: number; details?: string; shortMessage: string };
+  const inner = (e as BaseError).walk((x) => typeof (x as { code?: unknown }).code === 'number') as unknown as {
+    code: number;
+    details?: string;
+    shortMessage: string;
+  };
   return { code: inner.code, message: inner.details ?? inner.shortMessage };
 }
 
@@ -48,7 +52,12 @@ describe('debug namespace when not enabled', () => {
     const names = DEBUG_ROUTES.flatMap((r) => [r.method, ...r.aliases]);
     expect(names).toHaveLength(19);
     for (const method of names) {
-      expect(await rpcError(request(client, method, []))).toEqual({ code: -32601, message: expect.stringMatching(new RegExp(`^the method ${method} does not exist/is not available \\(the debug namespace is off: start with --json-rpc\\.api \\S*,debug, `)) });
+      expect(await rpcError(request(client, method, []))).toEqual({
+        code: -32601,
+        message: expect.stringMatching(
+          new RegExp(`^the method ${method} does not exist/is not available \\(the debug namespace is off: start with --json-rpc\\.api \\S*,debug, `),
+        ),
+      });
     }
   });
 });
@@ -100,7 +109,11 @@ describe('debug namespace over HTTP', () => {
     expect(byNumber.map((e) => e.txHash)).toEqual([hex(ethHash(tx))]);
     const block = await client.getBlock({ blockTag: 'latest' });
     expect(await request(client, 'debug_traceBlockByHash', [block.hash, { tracer: 'callTracer' }])).toEqual(byNumber);
-    const call = (await request(client, 'debug_traceCall', [{ to: chain.token, data: hex(erc20BalanceOfData(DEV_ADDRESS_1)) }, 'latest', { tracer: 'callTracer' }])) as {
+    const call = (await request(client, 'debug_traceCall', [
+      { to: chain.token, data: hex(erc20BalanceOfData(DEV_ADDRESS_1)) },
+      'latest',
+      { tracer: 'callTracer' },
+    ])) as {
       output: string;
     };
     expect(BigInt(call.output)).toBe(4n);
@@ -130,7 +143,8 @@ describe('debug namespace over HTTP', () => {
     expect(await request(client, 'debug_setMutexProfileFraction', [1])).toBeNull();
     expect(await request(client, 'debug_writeMutexProfile', [join(dir, 'mutex.json')])).toBeNull();
     expect(await request(client, 'debug_mutexProfile', [join(dir, 'mutex2.json'), 0])).toBeNull();
-    for (const f of ['block.json', 'block2.json', 'mutex.json', 'mutex2.json']) expect(JSON.parse(readFileSync(join(dir, f), 'utf8')).source).toBe('perf_hooks.monitorEventLoopDelay');
+    for (const f of ['block.json', 'block2.json', 'mutex.json', 'mutex2.json'])
+      expect(JSON.parse(readFileSync(join(dir, f), 'utf8')).source).toBe('perf_hooks.monitorEventLoopDelay');
 
     const mem = (await request(client, 'debug_memStats')) as Record<string, number>;
     expect(mem['HeapAlloc']).toBeGreaterThan(0);
@@ -205,7 +219,10 @@ describe('debug tracing replays the whole block: Cosmos txs and the ICS-20 preco
     const [from] = await wallet.getAccounts();
     const stargate = await SigningStargateClient.connectWithSigner(chain.node.urls.rpc!, wallet);
     const fee = { amount: [{ denom: 'achainlet', amount: String(2_000_000_000n * 200_000n) }], gas: '200000' };
-    const msg = { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: toBech32('chainlet', new Uint8Array(20).fill(0x42)), amount: [{ denom: 'achainlet', amount: '777' }] } };
+    const msg = {
+      typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+      value: { fromAddress: from!.address, toAddress: toBech32('chainlet', new Uint8Array(20).fill(0x42)), amount: [{ denom: 'achainlet', amount: '777' }] },
+    };
     const signed = await stargate.sign(from!.address, [msg], fee, '');
     stargate.disconnect();
     return TxRaw.encode(signed).finish();
@@ -228,7 +245,11 @@ describe('debug tracing replays the whole block: Cosmos txs and the ICS-20 preco
     const logs = (await request(client, 'debug_traceTransaction', [hex(ethHash(evmTx))])) as { failed: boolean; gas: number };
     expect(logs).toMatchObject({ failed: false, gas: 21_000 });
 
-    const block = (await request(client, 'debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }])) as { txHash: string; result?: unknown; error?: string }[];
+    const block = (await request(client, 'debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }])) as {
+      txHash: string;
+      result?: unknown;
+      error?: string;
+    }[];
     expect(block).toEqual([{ txHash: hex(ethHash(evmTx)), result: frame }]);
   });
 
@@ -239,7 +260,11 @@ describe('debug tracing replays the whole block: Cosmos txs and the ICS-20 preco
     const receipt = await client.getTransactionReceipt({ hash: hex(ethHash(toPrecompile)) });
     expect(receipt.status).toBe('reverted');
 
-    const frame = (await request(client, 'debug_traceTransaction', [hex(ethHash(toPrecompile)), { tracer: 'callTracer' }])) as { error?: string; output?: string; gasUsed: string };
+    const frame = (await request(client, 'debug_traceTransaction', [hex(ethHash(toPrecompile)), { tracer: 'callTracer' }])) as {
+      error?: string;
+      output?: string;
+      gasUsed: string;
+    };
     expect(frame.error).toBe('execution reverted');
     expect(Buffer.from(frame.output!.slice(2), 'hex').toString('latin1')).toContain('ICS20: unknown method 0xdeadbeef');
     expect(BigInt(frame.gasUsed)).toBe(receipt.gasUsed);
@@ -247,7 +272,11 @@ describe('debug tracing replays the whole block: Cosmos txs and the ICS-20 preco
     expect(next).toMatchObject({ from: DEV_ADDRESS_0, to: OTHER, value: '0x1' });
     expect(next.error).toBeUndefined();
 
-    const block = (await request(client, 'debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }])) as { txHash: string; result?: unknown; error?: string }[];
+    const block = (await request(client, 'debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'callTracer' }])) as {
+      txHash: string;
+      result?: unknown;
+      error?: string;
+    }[];
     expect(block).toEqual([
       { txHash: hex(ethHash(toPrecompile)), result: frame },
       { txHash: hex(ethHash(after)), result: next },

@@ -82,7 +82,9 @@ describe('development-network checks', () => {
     const genesisHead = await call(n, 'eth_getBlockByNumber', ['latest', false]);
     const startBalance = await call(n, 'eth_getBalance', ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8', 'latest']);
     const before = (await call(n, 'hardhat_metadata')).instanceId;
-    await call(n, 'eth_sendRawTransaction', [`0x${Buffer.from(await signTransfer({ nonce: 0, from: 0, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 10n ** 18n })).toString('hex')}`]);
+    await call(n, 'eth_sendRawTransaction', [
+      `0x${Buffer.from(await signTransfer({ nonce: 0, from: 0, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 10n ** 18n })).toString('hex')}`,
+    ]);
     await call(n, 'anvil_mine', ['0x5']);
     await call(n, 'evm_snapshot');
     await call(n, 'evm_increaseTime', [3600]);

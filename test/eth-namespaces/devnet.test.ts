@@ -48,7 +48,11 @@ describe.each(['anvil', 'hardhat'] as const)('devnet control with viem (%s mode)
     await c.test.mine({ blocks: 10_000 });
     const head = await c.pub.getBlockNumber();
     expect(head).toBe(start + 10_000n);
-    const [top, below, mid] = await Promise.all([c.pub.getBlock({ blockNumber: head }), c.pub.getBlock({ blockNumber: head - 1n }), c.pub.getBlock({ blockNumber: start + 5_000n })]);
+    const [top, below, mid] = await Promise.all([
+      c.pub.getBlock({ blockNumber: head }),
+      c.pub.getBlock({ blockNumber: head - 1n }),
+      c.pub.getBlock({ blockNumber: start + 5_000n }),
+    ]);
     expect(top.parentHash).toBe(below.hash);
     expect(top.timestamp - below.timestamp).toBe(1n);
     expect(mid.transactions).toEqual([]);
@@ -236,7 +240,10 @@ describe.each(['anvil', 'hardhat'] as const)('devnet control with viem (%s mode)
     }
     expect(await req('hardhat_setIntervalMining', [0])).toBeNull();
     expect(await req('anvil_getIntervalMining')).toBe(0);
-    for (const [name, gas] of [['anvil_setBlockGasLimit', 26_000_000n], ['hardhat_setBlockGasLimit', 30_000_000n]] as const) {
+    for (const [name, gas] of [
+      ['anvil_setBlockGasLimit', 26_000_000n],
+      ['hardhat_setBlockGasLimit', 30_000_000n],
+    ] as const) {
       expect(await req(name, [`0x${gas.toString(16)}`])).toBe(true);
       await c.test.mine({ blocks: 1 });
       expect((await c.pub.getBlock()).gasLimit).toBe(gas);
@@ -317,14 +324,21 @@ describe('devnet namespaces when [evm] devnet is off', () => {
     expect(names.length).toBeGreaterThan(50);
     for (const method of names) {
       const e = await client.request({ method: method as never, params: [] as never }).catch((x: unknown) => x);
-      expect(rpcError(e)).toEqual({ code: -32601, message: `the method ${method} does not exist/is not available (devnet control (evm_*, anvil_*, hardhat_*, chainlet_*) is off: start with --evm.devnet, or set [evm] devnet = true in app.toml)` });
+      expect(rpcError(e)).toEqual({
+        code: -32601,
+        message: `the method ${method} does not exist/is not available (devnet control (evm_*, anvil_*, hardhat_*, chainlet_*) is off: start with --evm.devnet, or set [evm] devnet = true in app.toml)`,
+      });
     }
   });
 });
 
 /** One raw JSON-RPC call over HTTP (no client retries or batching). */
 async function rawCall(url: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
 

@@ -163,7 +163,12 @@ describe('personal namespace when not in api', () => {
     const c = createPublicClient({ chain, transport: http(n.url) });
     for (const { method } of PERSONAL_ROUTES) {
       const e = await call(c, method).catch((x: unknown) => x);
-      expect(rpcError(e)).toEqual({ code: -32601, message: expect.stringMatching(new RegExp(`^the method ${method} does not exist/is not available \\(the personal namespace is off: start with --json-rpc\\.api \\S*,personal, `)) });
+      expect(rpcError(e)).toEqual({
+        code: -32601,
+        message: expect.stringMatching(
+          new RegExp(`^the method ${method} does not exist/is not available \\(the personal namespace is off: start with --json-rpc\\.api \\S*,personal, `),
+        ),
+      });
     }
   });
 });

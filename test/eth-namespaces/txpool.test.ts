@@ -27,7 +27,9 @@ describe('txpool namespace when not enabled', () => {
       expect(e).toBeInstanceOf(BaseError);
       const inner = (e as BaseError).walk((x) => typeof (x as { code?: unknown }).code === 'number') as unknown as { code: number; details: string };
       expect(inner.code).toBe(-32601);
-      expect(inner.details).toMatch(new RegExp(`^the method ${method} does not exist/is not available \\(the txpool namespace is off: start with --json-rpc\\.api \\S*,txpool, `));
+      expect(inner.details).toMatch(
+        new RegExp(`^the method ${method} does not exist/is not available \\(the txpool namespace is off: start with --json-rpc\\.api \\S*,txpool, `),
+      );
     }
   });
 });
@@ -55,7 +57,10 @@ describe('txpool namespace over HTTP', () => {
   });
 
   it('txpool_content and txpool_contentFrom', async () => {
-    const c = (await request(client, 'txpool_content')) as { pending: Record<string, Record<string, { hash: string; blockHash: null }>>; queued: Record<string, unknown> };
+    const c = (await request(client, 'txpool_content')) as {
+      pending: Record<string, Record<string, { hash: string; blockHash: null }>>;
+      queued: Record<string, unknown>;
+    };
     expect(Object.keys(c.pending)).toEqual([SENDER]);
     const pending = c.pending[SENDER]![base.toString()]!;
     expect(pending.blockHash).toBeNull();

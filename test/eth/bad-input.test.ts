@@ -60,16 +60,28 @@ describe('malformed requests', () => {
 describe('params are checked with geth texts', () => {
   it.each([
     ['eth_getBalance', [123, 'latest'], 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Address'],
-    ['eth_getBalance', ['f39fd6e51aad88f6f4ce6ab8827279cfffb92266'], 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Address'],
+    [
+      'eth_getBalance',
+      ['f39fd6e51aad88f6f4ce6ab8827279cfffb92266'],
+      'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Address',
+    ],
     ['eth_getBalance', ['0x1234', 'latest'], 'invalid argument 0: hex string has length 4, want 40 for common.Address'],
     ['eth_getBalance', [DEV[0]!.address, '0x01'], 'invalid argument 1: hex number with leading zero digits'],
     ['eth_getBalance', [DEV[0]!.address, 'latest', 1], 'too many arguments, want at most 2'],
     ['eth_getBlockByNumber', [], 'missing value for required argument 0'],
     ['eth_getBlockByNumber', ['0x1', 'yes'], 'invalid argument 1: json: cannot unmarshal string into Go value of type bool'],
-    ['eth_call', [{ to: DEV[0]!.address, gas: 'lots' }], 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go struct field TransactionArgs.gas of type hexutil.Uint64'],
+    [
+      'eth_call',
+      [{ to: DEV[0]!.address, gas: 'lots' }],
+      'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go struct field TransactionArgs.gas of type hexutil.Uint64',
+    ],
     ['eth_getTransactionByHash', ['0xabc'], 'invalid argument 0: hex string has length 3, want 64 for common.Hash'],
     ['eth_sendRawTransaction', ['0xzz'], 'invalid argument 0: json: cannot unmarshal invalid hex string into Go value of type hexutil.Bytes'],
-    ['eth_getLogs', [{ blockHash: `0x${'11'.repeat(32)}`, fromBlock: '0x1' }], 'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other'],
+    [
+      'eth_getLogs',
+      [{ blockHash: `0x${'11'.repeat(32)}`, fromBlock: '0x1' }],
+      'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other',
+    ],
   ])('%s %j', async (method, params, message) => {
     expect((await rpc(t.url, method, params)).error).toEqual({ code: -32602, message });
   });
@@ -94,7 +106,7 @@ describe('params are checked with geth texts', () => {
     ws.on('message', (d) => replies.push(JSON.parse(String(d))));
     ws.send('{oops');
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_chainId' }));
-    for (const end = Date.now() + 10_000; replies.length < 2 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    for (const end = Date.now() + 10_000; replies.length < 2 && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
     ws.close();
     expect(replies).toContainEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     expect(replies).toContainEqual({ jsonrpc: '2.0', id: 2, result: '0x2328' });
@@ -108,12 +120,24 @@ describe('reverted calls', () => {
 
   it('eth_call answers code 3 with the revert reason and the exact revert bytes as data', async () => {
     const reason = encodeErrorResult({ abi: [{ type: 'error', name: 'Error', inputs: [{ type: 'string' }] }], errorName: 'Error', args: ['nope'] });
-    expect((await rpc(t.url, 'eth_call', [{ to: X, input: reason }, 'latest', echoRevert])).error).toEqual({ code: 3, message: 'execution reverted: nope', data: reason });
-    expect((await rpc(t.url, 'eth_call', [{ to: X, input: '0xdeadbeef' }, 'latest', echoRevert])).error).toEqual({ code: 3, message: 'execution reverted', data: '0xdeadbeef' });
+    expect((await rpc(t.url, 'eth_call', [{ to: X, input: reason }, 'latest', echoRevert])).error).toEqual({
+      code: 3,
+      message: 'execution reverted: nope',
+      data: reason,
+    });
+    expect((await rpc(t.url, 'eth_call', [{ to: X, input: '0xdeadbeef' }, 'latest', echoRevert])).error).toEqual({
+      code: 3,
+      message: 'execution reverted',
+      data: '0xdeadbeef',
+    });
   });
 
   it('eth_estimateGas answers the same way', async () => {
-    expect((await rpc(t.url, 'eth_estimateGas', [{ to: X, input: '0xdeadbeef' }, 'latest', echoRevert])).error).toEqual({ code: 3, message: 'execution reverted', data: '0xdeadbeef' });
+    expect((await rpc(t.url, 'eth_estimateGas', [{ to: X, input: '0xdeadbeef' }, 'latest', echoRevert])).error).toEqual({
+      code: 3,
+      message: 'execution reverted',
+      data: '0xdeadbeef',
+    });
   });
 });
 

@@ -145,7 +145,9 @@ describe('[json-rpc] enforcement', () => {
     expect((await rpc(t.url, 'web3_clientVersion')).error).toEqual({
       code: -32601,
       // geth's words first, then how to turn the namespace on.
-      message: expect.stringMatching(/^the method web3_clientVersion does not exist\/is not available \(the web3 namespace is off: start with --json-rpc\.api \S*,web3, /),
+      message: expect.stringMatching(
+        /^the method web3_clientVersion does not exist\/is not available \(the web3 namespace is off: start with --json-rpc\.api \S*,web3, /,
+      ),
     });
     expect(await call(t.url, 'net_version')).toBe('9000');
   });
@@ -187,14 +189,18 @@ describe('[json-rpc] enforcement', () => {
   });
 
   it('feehistory-cap bounds eth_feeHistory', async () => {
-    expect((await rpc(t.url, 'eth_feeHistory', ['0x3', 'latest', []])).error).toEqual({ code: -32602, message: 'invalid argument 0: block count 3 exceeds fee history cap 2' });
+    expect((await rpc(t.url, 'eth_feeHistory', ['0x3', 'latest', []])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: block count 3 exceeds fee history cap 2',
+    });
     expect((await call<{ gasUsedRatio: number[] }>(t.url, 'eth_feeHistory', ['0x2', 'latest', []])).gasUsedRatio).toHaveLength(2);
   });
 
   it('allow-unprotected-txs = false refuses a pre-EIP-155 tx', async () => {
-    const tx = createLegacyTx({ nonce: 0, gasPrice: 10n ** 10n, gasLimit: 21_000n, to: X, value: 1n }, { common: new Common({ chain: Mainnet, hardfork: Hardfork.TangerineWhistle }) }).sign(
-      Buffer.from(DEV[7]!.privateKey.slice(2), 'hex'),
-    );
+    const tx = createLegacyTx(
+      { nonce: 0, gasPrice: 10n ** 10n, gasLimit: 21_000n, to: X, value: 1n },
+      { common: new Common({ chain: Mainnet, hardfork: Hardfork.TangerineWhistle }) },
+    ).sign(Buffer.from(DEV[7]!.privateKey.slice(2), 'hex'));
     expect((await rpc(t.url, 'eth_sendRawTransaction', [hex(tx.serialize())])).error).toEqual({
       code: -32000,
       message: 'only replay-protected (EIP-155) transactions allowed over RPC',

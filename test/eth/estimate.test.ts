@@ -118,9 +118,11 @@ describe('eth_estimateGas exactness', () => {
   it('a value-bearing call to a new account (9000 + 25000, 2300 stipend)', async () => {
     const parent = asm(`${callAll(EOA, 1)} ${REQUIRE_OK}`);
     await expectExact({ from, to: X }, { [X]: { code: parent, balance: '0x10' } });
-    const runs = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, { height: t.node.internals.app.evm.latestHeight() }, new Map([
-      [X.slice(2), { code: Buffer.from(parent.slice(2), 'hex'), balance: 16n }],
-    ]));
+    const runs = await service.env.calls.estimate(
+      { from: addr(from), to: addr(X) },
+      { height: t.node.internals.app.evm.latestHeight() },
+      new Map([[X.slice(2), { code: Buffer.from(parent.slice(2), 'hex'), balance: 16n }]]),
+    );
     expect(runs.runs).toBe(2);
   });
 
@@ -132,9 +134,11 @@ describe('eth_estimateGas exactness', () => {
     // 21000 + PUSH0 ×2 + SSTORE 1→0 on a cold slot (2100 + 2900); gas used is 4800 lower after the refund.
     expect(gas).toBe(21_000n + 2n + 2n + 2_100n + 2_900n);
     const state = new Map([['00'.repeat(32), Uint8Array.of(1)]]);
-    const r = await service.env.calls.estimate({ from: addr(from), to: addr(X) }, { height: t.node.internals.app.evm.latestHeight() }, new Map([
-      [X.slice(2), { code: Buffer.from(code.slice(2), 'hex'), state }],
-    ]));
+    const r = await service.env.calls.estimate(
+      { from: addr(from), to: addr(X) },
+      { height: t.node.internals.app.evm.latestHeight() },
+      new Map([[X.slice(2), { code: Buffer.from(code.slice(2), 'hex'), state }]]),
+    );
     expect(r).toEqual({ gas, runs: 1 });
   });
 

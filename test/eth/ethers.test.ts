@@ -81,7 +81,9 @@ describe('ethers JsonRpcProvider', () => {
     const nonce = await provider.getTransactionCount(wallet.address);
     await expect(wallet.sendTransaction({ to: DEV[9]!.address, value: 1n, nonce: nonce - 1 })).rejects.toMatchObject({ code: 'NONCE_EXPIRED' });
     const poor = Wallet.createRandom(provider);
-    await expect(poor.sendTransaction({ to: DEV[9]!.address, value: 1n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })).rejects.toMatchObject({
+    await expect(
+      poor.sendTransaction({ to: DEV[9]!.address, value: 1n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }),
+    ).rejects.toMatchObject({
       code: 'INSUFFICIENT_FUNDS',
     });
     const readOnly = new Contract(await token.getAddress(), ABI, provider);

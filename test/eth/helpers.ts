@@ -3,7 +3,19 @@
  * node's own when servers.ts starts them, else a dedicated pair), viem clients on both
  * transports, raw JSON-RPC helpers, and a tiny EVM assembler for hand-made contracts.
  */
-import { createPublicClient, createWalletClient, defineChain, http, webSocket, type Account, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  webSocket,
+  type Account,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
@@ -155,13 +167,51 @@ export const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`
 // ── a tiny EVM assembler: "PUSH1 0x2a PUSH1 0 SSTORE STOP" → bytecode ───────────────────────
 
 const OPS: Record<string, number> = {
-  STOP: 0x00, ADD: 0x01, MUL: 0x02, SUB: 0x03, DIV: 0x04, LT: 0x10, GT: 0x11, EQ: 0x14, ISZERO: 0x15,
-  AND: 0x16, NOT: 0x19, SHA3: 0x20, ADDRESS: 0x30, BALANCE: 0x31, CALLER: 0x33, CALLVALUE: 0x34,
-  CALLDATALOAD: 0x35, CALLDATASIZE: 0x36, CODECOPY: 0x39, RETURNDATASIZE: 0x3d, NUMBER: 0x43,
-  POP: 0x50, MLOAD: 0x51, MSTORE: 0x52, SLOAD: 0x54, SSTORE: 0x55, JUMP: 0x56, JUMPI: 0x57, GAS: 0x5a,
-  JUMPDEST: 0x5b, PUSH0: 0x5f, DUP1: 0x80, DUP2: 0x81, DUP3: 0x82, SWAP1: 0x90, SWAP2: 0x91,
-  LOG0: 0xa0, LOG1: 0xa1, CREATE: 0xf0, CALL: 0xf1, RETURN: 0xf3, DELEGATECALL: 0xf4, STATICCALL: 0xfa,
-  REVERT: 0xfd, INVALID: 0xfe,
+  STOP: 0x00,
+  ADD: 0x01,
+  MUL: 0x02,
+  SUB: 0x03,
+  DIV: 0x04,
+  LT: 0x10,
+  GT: 0x11,
+  EQ: 0x14,
+  ISZERO: 0x15,
+  AND: 0x16,
+  NOT: 0x19,
+  SHA3: 0x20,
+  ADDRESS: 0x30,
+  BALANCE: 0x31,
+  CALLER: 0x33,
+  CALLVALUE: 0x34,
+  CALLDATALOAD: 0x35,
+  CALLDATASIZE: 0x36,
+  CODECOPY: 0x39,
+  RETURNDATASIZE: 0x3d,
+  NUMBER: 0x43,
+  POP: 0x50,
+  MLOAD: 0x51,
+  MSTORE: 0x52,
+  SLOAD: 0x54,
+  SSTORE: 0x55,
+  JUMP: 0x56,
+  JUMPI: 0x57,
+  GAS: 0x5a,
+  JUMPDEST: 0x5b,
+  PUSH0: 0x5f,
+  DUP1: 0x80,
+  DUP2: 0x81,
+  DUP3: 0x82,
+  SWAP1: 0x90,
+  SWAP2: 0x91,
+  LOG0: 0xa0,
+  LOG1: 0xa1,
+  CREATE: 0xf0,
+  CALL: 0xf1,
+  RETURN: 0xf3,
+  DELEGATECALL: 0xf4,
+  STATICCALL: 0xfa,
+  REVERT: 0xfd,
+  INVALID: 0xfe,
 };
 
 /**

@@ -79,12 +79,15 @@ describe('the EVM view of blocks', () => {
       const last = meta.header.lastBlockId.hash;
       expect(b.parentHash).toBe(last.length === 0 ? `0x${'00'.repeat(32)}` : hex(last));
       expect((await pub().getBlock({ blockHash: b.hash })).number).toBe(n);
-      const receipts = await req<{ blockHash: string; transactionHash: string; logs: { blockHash: string }[]; cumulativeGasUsed: string }[]>('eth_getBlockReceipts', [toHex(n)]);
+      const receipts = await req<{ blockHash: string; transactionHash: string; logs: { blockHash: string }[]; cumulativeGasUsed: string }[]>(
+        'eth_getBlockReceipts',
+        [toHex(n)],
+      );
       expect(receipts.length).toBe(b.transactions.length);
       for (const r of receipts) {
         expect(r.blockHash).toBe(b.hash);
         for (const l of r.logs) expect(l.blockHash).toBe(b.hash);
-        expect(((await req<{ blockHash: string }>('eth_getTransactionByHash', [r.transactionHash])).blockHash)).toBe(b.hash);
+        expect((await req<{ blockHash: string }>('eth_getTransactionByHash', [r.transactionHash])).blockHash).toBe(b.hash);
       }
       prevHash = b.hash;
     }
@@ -129,7 +132,15 @@ describe('pending txs', () => {
       expect(tx).toMatchObject({ hash: h2, blockHash: null, blockNumber: null, transactionIndex: null, nonce: toHex(nonce + 1) });
       expect(await req('eth_getTransactionReceipt', [h1])).toBeNull();
       await node.mine(1);
-      type Receipt = { status: string; blockHash: string; gasUsed: string; cumulativeGasUsed: string; effectiveGasPrice: string; type: string; transactionIndex: string };
+      type Receipt = {
+        status: string;
+        blockHash: string;
+        gasUsed: string;
+        cumulativeGasUsed: string;
+        effectiveGasPrice: string;
+        type: string;
+        transactionIndex: string;
+      };
       const r1 = await req<Receipt>('eth_getTransactionReceipt', [h1]);
       const r2 = await req<Receipt>('eth_getTransactionReceipt', [h2]);
       expect(r2).toMatchObject({ status: '0x1', blockHash: r1.blockHash, transactionIndex: '0x1', type: '0x2' });
@@ -153,7 +164,9 @@ describe('calls beyond the basics', () => {
     expect(BigInt(await req<string>('eth_call', [{ to: X }, 'latest', { [X]: { code, state: { [slot0]: seven } } }]))).toBe(7n);
     expect(BigInt(await req<string>('eth_call', [{ to: X }, 'latest', { [X]: { code, stateDiff: { [slot0]: seven } } }]))).toBe(7n);
     const bal = asm('CALLER BALANCE PUSH0 MSTORE PUSH1 32 PUSH0 RETURN');
-    expect(BigInt(await req<string>('eth_call', [{ from: DEV[7]!.address, to: X }, 'latest', { [X]: { code: bal }, [DEV[7]!.address]: { balance: '0x2a' } }]))).toBe(42n);
+    expect(
+      BigInt(await req<string>('eth_call', [{ from: DEV[7]!.address, to: X }, 'latest', { [X]: { code: bal }, [DEV[7]!.address]: { balance: '0x2a' } }])),
+    ).toBe(42n);
     const both = await req('eth_call', [{ to: X }, 'latest', { [X]: { state: {}, stateDiff: {} } }]).catch((e: unknown) => e);
     expect(both).toMatchObject({ code: -32602 });
   });
@@ -197,7 +210,10 @@ describe('calls beyond the basics', () => {
       {
         blockStateCalls: [
           { calls: [transfer(DEV[8]!.address, 5n), balanceOf(DEV[8]!.address)] },
-          { calls: [balanceOf(DEV[8]!.address), { from: DEV[8]!.address, to: token, input: hex(erc20TransferData(from, 6n)) }, { from, to: X }], stateOverrides: { [X]: { code: asm('INVALID') } } },
+          {
+            calls: [balanceOf(DEV[8]!.address), { from: DEV[8]!.address, to: token, input: hex(erc20TransferData(from, 6n)) }, { from, to: X }],
+            stateOverrides: { [X]: { code: asm('INVALID') } },
+          },
         ],
       },
       'latest',
@@ -215,8 +231,15 @@ describe('calls beyond the basics', () => {
 
   it('eth_getProof verifies against the block state root', async () => {
     const block = await req<{ stateRoot: Hex; number: string }>('eth_getBlockByNumber', ['latest', false]);
-    const proof = await req<{ accountProof: Hex[]; storageHash: Hex; storageProof: { key: string; value: string; proof: Hex[] }[] }>('eth_getProof', [token, ['0x0'], block.number]);
-    const trie = await createMPTFromProof(proof.accountProof.map((p) => Buffer.from(p.slice(2), 'hex')), { useKeyHashing: true });
+    const proof = await req<{ accountProof: Hex[]; storageHash: Hex; storageProof: { key: string; value: string; proof: Hex[] }[] }>('eth_getProof', [
+      token,
+      ['0x0'],
+      block.number,
+    ]);
+    const trie = await createMPTFromProof(
+      proof.accountProof.map((p) => Buffer.from(p.slice(2), 'hex')),
+      { useKeyHashing: true },
+    );
     expect(Buffer.from(trie.root()).toString('hex')).toBe(block.stateRoot.slice(2));
     expect(BigInt(proof.storageProof[0]!.value)).toBe(10n ** 24n);
   });
@@ -232,7 +255,11 @@ describe('calls beyond the basics', () => {
   });
 
   it('eth_feeHistory, gas price and the small namespaces', async () => {
-    const fh = await req<{ oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][] }>('eth_feeHistory', ['0x3', 'latest', [25, 75]]);
+    const fh = await req<{ oldestBlock: string; baseFeePerGas: string[]; gasUsedRatio: number[]; reward: string[][] }>('eth_feeHistory', [
+      '0x3',
+      'latest',
+      [25, 75],
+    ]);
     expect(fh.baseFeePerGas).toHaveLength(4);
     expect(fh.gasUsedRatio).toHaveLength(3);
     expect(fh.reward).toHaveLength(3);
@@ -249,7 +276,11 @@ describe('calls beyond the basics', () => {
 
 describe('one Ethereum env per node', () => {
   const overHttp = async <T>(method: string, params: unknown[]) => {
-    const r = await fetch(t.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const r = await fetch(t.url!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     return (await r.json()) as { result?: T; error?: { code: number; message: string } };
   };
 
@@ -278,7 +309,7 @@ describe('one Ethereum env per node', () => {
     }
   });
 
-  it('creating a provider builds no new env or call service: its calls run on the node\'s', async () => {
+  it("creating a provider builds no new env or call service: its calls run on the node's", async () => {
     const service = t.node.internals.eth;
     const call = vi.spyOn(service.env.calls, 'call');
     const other = createEip1193Provider(t.node);

@@ -12,7 +12,17 @@ import { SPEC_PATH, specMethods } from './json-schema.js';
 const served = new Set<string>(ETH_ROUTES.flatMap((r) => [r.method, ...r.aliases]));
 
 /** In the spec, deliberately not served: Cosmos EVM does not implement them (REFERENCE §2.1). */
-const NOT_OFFERED = ['eth_baseFee', 'eth_blobBaseFee', 'eth_capabilities', 'eth_coinbase', 'eth_config', 'eth_getBlockAccessList', 'eth_getStorageValues', 'eth_signTransaction', 'eth_fillTransaction'];
+const NOT_OFFERED = [
+  'eth_baseFee',
+  'eth_blobBaseFee',
+  'eth_capabilities',
+  'eth_coinbase',
+  'eth_config',
+  'eth_getBlockAccessList',
+  'eth_getStorageValues',
+  'eth_signTransaction',
+  'eth_fillTransaction',
+];
 
 /** Served, not in the spec: Cosmos EVM / geth extensions. */
 const EXTENSIONS = [

@@ -25,7 +25,9 @@ beforeAll(async () => {
   token = (await mined(hashes['deploy']!))['contractAddress']!;
   hashes['transfer'] = await call<string>(t.url, 'eth_sendTransaction', [{ from, to: token, input: hex(erc20TransferData(DEV[1]!.address, 5n)) }]);
   await mined(hashes['transfer']!);
-  hashes['revert'] = await call<string>(t.url, 'eth_sendTransaction', [{ from, to: token, gas: '0x20000', input: hex(erc20TransferData(DEV[1]!.address, 10n ** 30n)) }]);
+  hashes['revert'] = await call<string>(t.url, 'eth_sendTransaction', [
+    { from, to: token, gas: '0x20000', input: hex(erc20TransferData(DEV[1]!.address, 10n ** 30n)) },
+  ]);
   await mined(hashes['revert']!);
   // Types 0 and 1, signed by viem.
   const acct = privateKeyToAccount(DEV[4]!.privateKey as Hex);
@@ -107,7 +109,19 @@ describe.skipIf(SPEC_PATH === undefined)('results match the execution-apis OpenR
     const al = (await expectValid('eth_createAccessList', [{ from, to: token, input }, 'latest'])) as { accessList: { address: string }[] };
     expect(al.accessList.map((e) => e.address)).toContain(token.toLowerCase());
     await expectValid('eth_getProof', [token, ['0x0', '0x1'], 'latest']);
-    await expectValid('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, to: token, input }, { from, to: DEV[3]!.address, value: '0x1' }] }] }, 'latest']);
+    await expectValid('eth_simulateV1', [
+      {
+        blockStateCalls: [
+          {
+            calls: [
+              { from, to: token, input },
+              { from, to: DEV[3]!.address, value: '0x1' },
+            ],
+          },
+        ],
+      },
+      'latest',
+    ]);
   });
 
   it('node and fee basics', async () => {

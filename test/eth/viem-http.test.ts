@@ -4,17 +4,7 @@
  * the node (eth_sendTransaction, eth_signTypedData_v4, eth_sign).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  erc20Abi,
-  parseAbiItem,
-  recoverMessageAddress,
-  verifyTypedData,
-  createPublicClient,
-  createWalletClient,
-  http,
-  type Address,
-  type Hex,
-} from 'viem';
+import { erc20Abi, parseAbiItem, recoverMessageAddress, verifyTypedData, createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { ERC20_BYTECODE } from '../../src/app/fixtures/erc20.js';
 import { account0, account1, call, chainlet, DEV, httpClients, recordingHttp, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';
 
@@ -63,8 +53,20 @@ describe('viem over HTTP', () => {
   it('reads, estimates and writes the ERC20', async () => {
     expect(await c.public.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' })).toBe('CTT');
     expect(await c.public.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account0.address] })).toBeGreaterThan(0n);
-    const gas = await c.public.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [account1.address, 5n], account: account0 });
-    const { request } = await c.public.simulateContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [account1.address, 5n], account: account0 });
+    const gas = await c.public.estimateContractGas({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [account1.address, 5n],
+      account: account0,
+    });
+    const { request } = await c.public.simulateContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [account1.address, 5n],
+      account: account0,
+    });
     const hash = await c.wallet.writeContract(request);
     const receipt = await c.public.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
@@ -80,7 +82,11 @@ describe('viem over HTTP', () => {
   });
 
   it('getLogs by event and address', async () => {
-    const logs = await c.public.getLogs({ address: token, event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), fromBlock: 1n });
+    const logs = await c.public.getLogs({
+      address: token,
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      fromBlock: 1n,
+    });
     expect(logs.length).toBeGreaterThanOrEqual(2);
     expect(logs.every((l) => l.address === token)).toBe(true);
     expect(logs.some((l) => l.args.to === account1.address && l.args.value === 5n)).toBe(true);
@@ -127,7 +133,13 @@ describe('viem over HTTP', () => {
 
     const typed = {
       domain: { name: 'Chainlet', version: '1', chainId: 9000, verifyingContract: token },
-      types: { Mail: [{ name: 'to', type: 'address' }, { name: 'contents', type: 'string' }, { name: 'amounts', type: 'uint256[]' }] },
+      types: {
+        Mail: [
+          { name: 'to', type: 'address' },
+          { name: 'contents', type: 'string' },
+          { name: 'amounts', type: 'uint256[]' },
+        ],
+      },
       primaryType: 'Mail' as const,
       message: { to: account1.address, contents: 'hello', amounts: [1n, 2n] },
     };

@@ -2,16 +2,7 @@
  * viem's test client in both of its modes ('anvil', 'hardhat'), over HTTP and over the in-process
  * EIP-1193 provider: every test action viem has, each checked for its effect on the chain.
  */
-import {
-  createTestClient,
-  custom,
-  http,
-  parseEther,
-  publicActions,
-  walletActions,
-  type Hex,
-  type Transport,
-} from 'viem';
+import { createTestClient, custom, http, parseEther, publicActions, walletActions, type Hex, type Transport } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainletNode } from '../../src/node/node.js';
 import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
@@ -32,7 +23,8 @@ describe.each([
   let node: ChainletNode;
   let provider: Eip1193Provider | undefined;
   let client: ReturnType<typeof makeClient>;
-  const makeClient = (transport: Transport) => createTestClient({ mode, chain: chainlet, transport, pollingInterval: 20 }).extend(publicActions).extend(walletActions);
+  const makeClient = (transport: Transport) =>
+    createTestClient({ mode, chain: chainlet, transport, pollingInterval: 20 }).extend(publicActions).extend(walletActions);
 
   beforeAll(async () => {
     node = await startTestNode();
@@ -110,7 +102,11 @@ describe.each([
     const hash = await client.sendTransaction({ account: DEV[2]!.address as Hex, to: ALICE, value: 1n });
     expect(await client.getTxpoolStatus()).toEqual({ pending: 1, queued: 0 });
     const content = await client.getTxpoolContent();
-    expect(Object.values(content.pending).flatMap((byNonce) => Object.values(byNonce)).map((t) => t.hash)).toEqual([hash]);
+    expect(
+      Object.values(content.pending)
+        .flatMap((byNonce) => Object.values(byNonce))
+        .map((t) => t.hash),
+    ).toEqual([hash]);
     const inspect = await client.inspectTxpool();
     expect(Object.keys(inspect.pending).map((a) => a.toLowerCase())).toEqual([DEV[2]!.address.toLowerCase()]);
     await client.dropTransaction({ hash });
@@ -141,7 +137,9 @@ describe.each([
     expect(b.miner.toLowerCase()).toBe(coinbase);
     expect(b.baseFeePerGas).toBe(3_000_000_000n);
     await client.setMinGasPrice({ gasPrice: 50_000_000_000n });
-    await expect(client.sendTransaction({ account: DEV[3]!.address as Hex, to: ALICE, value: 1n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n })).rejects.toThrow();
+    await expect(
+      client.sendTransaction({ account: DEV[3]!.address as Hex, to: ALICE, value: 1n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n }),
+    ).rejects.toThrow();
     await client.setMinGasPrice({ gasPrice: 0n });
   });
 

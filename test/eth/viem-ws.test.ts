@@ -90,7 +90,13 @@ describe('viem over WebSocket', () => {
 
   it('estimates, reads and sends over the socket', async () => {
     expect(await c.public.getChainId()).toBe(9000);
-    const gas = await c.public.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [account1.address, 1n], account: c.wallet.account });
+    const gas = await c.public.estimateContractGas({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [account1.address, 1n],
+      account: c.wallet.account,
+    });
     expect(gas).toBeGreaterThan(21_000n);
     expect(await c.public.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account1.address] })).toBeGreaterThan(0n);
     const logs = await c.public.getContractEvents({ address: token, abi: erc20Abi, eventName: 'Transfer', fromBlock: 0n });

@@ -15,7 +15,8 @@ afterAll(async () => {
   await node?.stop();
 });
 
-const post = (path: string, body: unknown) => fetch(`${node.urls.routing}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  fetch(`${node.urls.routing}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('the explorer’s routes', () => {
   it('serves its files and config at /explorer/', async () => {
@@ -30,16 +31,31 @@ describe('the explorer’s routes', () => {
   });
 
   it('forwards the reads the page makes, and nothing else (the proxy rules: explorer-proxy.test.ts)', async () => {
-    const status = (await (await post('/explorer/api/comet', { jsonrpc: '2.0', id: 1, method: 'status', params: {} })).json()) as { result: { node_info: { network: string } } };
+    const status = (await (await post('/explorer/api/comet', { jsonrpc: '2.0', id: 1, method: 'status', params: {} })).json()) as {
+      result: { node_info: { network: string } };
+    };
     expect(status.result.node_info.network).toBe(node.chainId);
-    const nonce = (await (await post('/explorer/api/eth', { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: ['0x0000000000000000000000000000000000000000', 'latest'] })).json()) as { result: string };
+    const nonce = (await (
+      await post('/explorer/api/eth', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getTransactionCount',
+        params: ['0x0000000000000000000000000000000000000000', 'latest'],
+      })
+    ).json()) as { result: string };
     expect(nonce.result).toBe('0x0');
-    const unsafe = (await (await post('/explorer/api/comet', { jsonrpc: '2.0', id: 1, method: 'unsafe_flush_mempool', params: {} })).json()) as { error: { code: number; message: string } };
+    const unsafe = (await (await post('/explorer/api/comet', { jsonrpc: '2.0', id: 1, method: 'unsafe_flush_mempool', params: {} })).json()) as {
+      error: { code: number; message: string };
+    };
     expect(unsafe.error.code).toBe(-32601);
     expect(unsafe.error.message).toMatch(/^method unsafe_flush_mempool is not available through the explorer/);
-    const send = (await (await post('/explorer/api/eth', { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: ['0x00'] })).json()) as { error: { code: number } };
+    const send = (await (await post('/explorer/api/eth', { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: ['0x00'] })).json()) as {
+      error: { code: number };
+    };
     expect(send.error.code).toBe(-32601);
-    const batch = (await (await post('/explorer/api/eth', [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }])).json()) as { error: { code: number } };
+    const batch = (await (await post('/explorer/api/eth', [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }])).json()) as {
+      error: { code: number };
+    };
     expect(batch.error.code).toBe(-32600);
     const mempool = (await (await fetch(`${node.urls.routing}/explorer/api/mempool`)).json()) as { pending: unknown[]; queued: unknown[] };
     expect(mempool).toEqual({ pending: [], queued: [] });

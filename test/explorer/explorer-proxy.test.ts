@@ -32,7 +32,11 @@ const own = () => ({ 'content-type': 'application/json', origin, 'sec-fetch-site
 
 describe('the explorer’s proxies', () => {
   it('refuse a cross-site text/plain POST that would halt the devnet (no preflight needed), and the validator stays online', async () => {
-    const r = await post('/explorer/api/eth', rpc('chainlet_setValidatorOnline', [0, false]), { 'content-type': 'text/plain', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    const r = await post('/explorer/api/eth', rpc('chainlet_setValidatorOnline', [0, false]), {
+      'content-type': 'text/plain',
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     expect(r.body.error!.message).toContain('cross-origin');
@@ -43,15 +47,25 @@ describe('the explorer’s proxies', () => {
     const foreign = await post('/explorer/api/comet', rpc('status', {}), { 'content-type': 'application/json', origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error).toMatchObject({ code: -32600, message: expect.stringContaining('https://evil.example') });
-    const otherPort = await post('/explorer/api/eth', rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest']), { 'content-type': 'application/json', origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-site' });
+    const otherPort = await post('/explorer/api/eth', rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest']), {
+      'content-type': 'application/json',
+      origin: 'http://127.0.0.1:1',
+      'sec-fetch-site': 'same-site',
+    });
     expect(otherPort.status).toBe(403);
-    const nullOrigin = await post('/explorer/api/eth', rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest']), { 'content-type': 'application/json', origin: 'null' });
+    const nullOrigin = await post('/explorer/api/eth', rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest']), {
+      'content-type': 'application/json',
+      origin: 'null',
+    });
     expect(nullOrigin.status).toBe(403);
   });
 
   it('refuse a body that is not application/json, even from its own origin (a cross-site JSON POST needs a preflight)', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      const r = await post('/explorer/api/eth', rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest']), { 'content-type': type, origin });
+      const r = await post('/explorer/api/eth', rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest']), {
+        'content-type': type,
+        origin,
+      });
       expect(r.status).toBe(415);
       expect(r.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid content type, only application/json is supported' } });
     }
@@ -75,7 +89,11 @@ describe('the explorer’s proxies', () => {
     expect(api.status).toBe(204);
     expect(api.headers.get('access-control-allow-origin')).toBe('*');
     // Nor does an actual answer on a proxy path name an origin (a refusal included).
-    const refused = await fetch(`${node.urls.routing}/explorer/api/eth`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: rpc('eth_getCode', ['0x0000000000000000000000000000000000000000', 'latest']) });
+    const refused = await fetch(`${node.urls.routing}/explorer/api/eth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: rpc('eth_getCode', ['0x0000000000000000000000000000000000000000', 'latest']),
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -102,7 +120,11 @@ describe('the explorer’s proxies', () => {
     ];
     for (const [path, body] of cases) {
       const r = await post(path, body, own());
-      expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: expect.stringContaining('is not available through the explorer') } });
+      expect(r.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32601, message: expect.stringContaining('is not available through the explorer') },
+      });
     }
     const batch = await post('/explorer/api/eth', `[${rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest'])}]`, own());
     expect(batch.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
@@ -122,7 +144,7 @@ describe('the explorer’s proxies', () => {
     const bal = await post('/explorer/api/eth', rpc('eth_getTransactionCount', ['0x0000000000000000000000000000000000000000', 'latest']), own());
     expect(bal.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: expect.stringMatching(/^0x/) });
     // curl and scripts send no Origin: they are not a page another site controls.
-    const plain = await post('/explorer/api/comet', rpc('tx_search', { query: "tx.height=1" }), { 'content-type': 'application/json; charset=utf-8' });
+    const plain = await post('/explorer/api/comet', rpc('tx_search', { query: 'tx.height=1' }), { 'content-type': 'application/json; charset=utf-8' });
     expect(plain.body.result).toMatchObject({ total_count: expect.any(String) });
   });
 

@@ -69,7 +69,11 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
 
     const raw = signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 12345n, { nonce: 0n });
     const cometHash = createHash('sha256').update(raw).digest('hex').toUpperCase();
-    const sent = await fetch(node.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [`0x${Buffer.from(raw).toString('hex')}`] }) });
+    const sent = await fetch(node.urls.jsonRpc!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [`0x${Buffer.from(raw).toString('hex')}`] }),
+    });
     expect(((await sent.json()) as { result?: string }).result).toMatch(/^0x/);
     const link = page.locator(`#blocks a[href="#/tx/${cometHash}"]`);
     await link.waitFor({ timeout: 15_000 });
@@ -84,7 +88,11 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
 
     // A tx behind a nonce gap waits in the mempool as queued, per sender.
     const gap = signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 5n });
-    await fetch(node.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [`0x${Buffer.from(gap).toString('hex')}`] }) });
+    await fetch(node.urls.jsonRpc!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [`0x${Buffer.from(gap).toString('hex')}`] }),
+    });
     await page.goto(`${node.urls.routing}/explorer/#/`);
     await page.waitForSelector('#mempool >> text=1 queued', { timeout: 10_000 });
 
@@ -92,7 +100,15 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
     await page.goto(`${node.urls.routing}/explorer/#/`);
     await page.waitForSelector('#live.ok');
     await page.locator('button[data-val="3"]').click();
-    await page.waitForFunction(() => Number((globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('#round')?.textContent ?? '0') >= 1, undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () =>
+        Number(
+          (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('#round')
+            ?.textContent ?? '0',
+        ) >= 1,
+      undefined,
+      { timeout: 20_000 },
+    );
     await page.screenshot({ path: join(artifacts, 'explorer-round-change.png'), fullPage: true });
     // A second one offline: 2 of 4 cannot reach +2/3, the chain halts.
     await page.locator('button[data-val="2"]').click();
@@ -115,7 +131,11 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
       const hub = network.chains.find((c) => c.kind === 'hub')!;
       const payer = await createKeyPairSignerFromBytes(svmChain.ledger.devAccounts[0]!.secretKey);
       const to = await generateKeyPairSigner();
-      const wire = await signedWire(payer, [getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(2_000_000_000n) })], svmChain.ledger.latestBlockhash());
+      const wire = await signedWire(
+        payer,
+        [getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(2_000_000_000n) })],
+        svmChain.ledger.latestBlockhash(),
+      );
       const rec = svmChain.ledger.send(Buffer.from(wire, 'base64'));
       await svmChain.mine(3);
       await page.goto(`${network.urls.routing}/explorer/`);
@@ -174,7 +194,8 @@ describe.skipIf(!executablePath)('the live explorer in headless Chromium', () =>
       // The hub chain: its own blocks, consensus and validators, live.
       await page.goto(`${network.urls.routing}/explorer/#/`);
       await page.waitForSelector('#live.ok');
-      const hubHead = async () => ((await (await fetch(`${hub.urls.rpc}/block`)).json()) as { result: { block_id: { hash: string } } }).result.block_id.hash.slice(0, 8);
+      const hubHead = async () =>
+        ((await (await fetch(`${hub.urls.rpc}/block`)).json()) as { result: { block_id: { hash: string } } }).result.block_id.hash.slice(0, 8);
       await page.selectOption('#chain', 'chainlethub-1');
       await page.waitForSelector(`#blocks >> text=${await hubHead()}`, { timeout: 10_000 });
       await page.waitForSelector('#live.ok'); // every subscription of the hub acknowledged
@@ -222,10 +243,22 @@ describe.skipIf(!executablePath)('the IBC view of the live explorer in headless 
     const [from] = await wallet.getAccounts();
     const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
     const transfer = async (to: string, amount: string) => {
-      const r = await client.sendIbcTokens(from!.address, to, { denom: 'uhub', amount }, 'transfer', 'channel-0', undefined, Math.floor(Date.now() / 1000) + 600, { amount: [], gas: '300000' });
+      const r = await client.sendIbcTokens(
+        from!.address,
+        to,
+        { denom: 'uhub', amount },
+        'transfer',
+        'channel-0',
+        undefined,
+        Math.floor(Date.now() / 1000) + 600,
+        { amount: [], gas: '300000' },
+      );
       expect(r.code).toBe(0);
       const seq = r.events.find((e) => e.type === 'send_packet')!.attributes.find((a) => a.key === 'packet_sequence')!.value;
-      return { hash: r.transactionHash, row: (state = '') => page.locator(`#ibc tr[data-packet="${hub.chainId}/channel-0/${seq}"]${state ? `[data-state="${state}"]` : ''}`) };
+      return {
+        hash: r.transactionHash,
+        row: (state = '') => page.locator(`#ibc tr[data-packet="${hub.chainId}/channel-0/${seq}"]${state ? `[data-state="${state}"]` : ''}`),
+      };
     };
     const sent = await transfer(receiver, '424242');
 

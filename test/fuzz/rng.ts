@@ -35,7 +35,34 @@ export class Rng {
   }
 }
 
-const KEYS = ['from', 'to', 'data', 'input', 'value', 'gas', 'gasPrice', 'nonce', 'address', 'topics', 'fromBlock', 'toBlock', 'blockHash', 'encoding', 'commitment', 'filters', 'limit', 'before', 'tracer', 'chain_id', 'denom', 'height', 'query', 'page', '__proto__', 'constructor'];
+const KEYS = [
+  'from',
+  'to',
+  'data',
+  'input',
+  'value',
+  'gas',
+  'gasPrice',
+  'nonce',
+  'address',
+  'topics',
+  'fromBlock',
+  'toBlock',
+  'blockHash',
+  'encoding',
+  'commitment',
+  'filters',
+  'limit',
+  'before',
+  'tracer',
+  'chain_id',
+  'denom',
+  'height',
+  'query',
+  'page',
+  '__proto__',
+  'constructor',
+];
 const TAGS = ['latest', 'pending', 'earliest', 'safe', 'finalized', 'processed', 'confirmed'];
 
 /** Raw JSON text of a random value (text, so it can hold what JSON.stringify cannot: 1e400, -0). */

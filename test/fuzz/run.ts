@@ -14,7 +14,17 @@ import { deriveDevAccounts } from '../../src/genesis/dev-accounts.js';
 import { DEFAULT_CHAIN_ID } from '../../src/genesis/devnet.js';
 import { DEFAULT_HUB_CHAIN_ID } from '../../src/network/hub-chain.js';
 import { DEFAULT_MAX_BODY } from '../../src/rpc/routing/server.js';
-import { COMET_METHODS, ETH_METHODS, httpLevel, jsonRpcAnswerProblem, jsonRpcBody, ROUTING_PATHS, routingAnswerProblem, SOLANA_NAMES, type Fuzzed } from './families.js';
+import {
+  COMET_METHODS,
+  ETH_METHODS,
+  httpLevel,
+  jsonRpcAnswerProblem,
+  jsonRpcBody,
+  ROUTING_PATHS,
+  routingAnswerProblem,
+  SOLANA_NAMES,
+  type Fuzzed,
+} from './families.js';
 import { httpRequest, makeAgent, rawRequest, type Outcome } from './http-client.js';
 import { randomJson, Rng } from './rng.js';
 import { findSecret, networkSecrets } from './secrets.js';
@@ -98,9 +108,19 @@ interface Ports {
   metrics: number;
 }
 
-async function rpcCall(port: number, path: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { message: string } } | undefined> {
+async function rpcCall(
+  port: number,
+  path: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: unknown; error?: { message: string } } | undefined> {
   try {
-    const r = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     return (await r.json()) as { result?: unknown; error?: { message: string } };
   } catch {
     return undefined;
@@ -109,13 +129,30 @@ async function rpcCall(port: number, path: string, method: string, params: unkno
 
 async function startCli(p: Ports, log: (s: string) => void): Promise<ChildProcess> {
   const args = [
-    bin, 'start', '--silent',
-    '--json-rpc.address', `127.0.0.1:${p.eth}`, '--json-rpc.ws-address', `127.0.0.1:${p.ethWs}`,
-    '--rpc.laddr', `tcp://127.0.0.1:${p.comet}`, '--hub-rpc', `tcp://127.0.0.1:${p.hub}`,
-    '--svm-rpc', `127.0.0.1:${p.svm}`, '--svm-ws', `127.0.0.1:${p.svmWs}`,
-    '--routing.address', `127.0.0.1:${p.routing}`,
-    '--routing.rate-limit-per-second', '1000000', '--routing.rate-limit-burst', '1000000',
-    '--instrumentation.prometheus', '--instrumentation.prometheus_listen_addr', `127.0.0.1:${p.metrics}`,
+    bin,
+    'start',
+    '--silent',
+    '--json-rpc.address',
+    `127.0.0.1:${p.eth}`,
+    '--json-rpc.ws-address',
+    `127.0.0.1:${p.ethWs}`,
+    '--rpc.laddr',
+    `tcp://127.0.0.1:${p.comet}`,
+    '--hub-rpc',
+    `tcp://127.0.0.1:${p.hub}`,
+    '--svm-rpc',
+    `127.0.0.1:${p.svm}`,
+    '--svm-ws',
+    `127.0.0.1:${p.svmWs}`,
+    '--routing.address',
+    `127.0.0.1:${p.routing}`,
+    '--routing.rate-limit-per-second',
+    '1000000',
+    '--routing.rate-limit-burst',
+    '1000000',
+    '--instrumentation.prometheus',
+    '--instrumentation.prometheus_listen_addr',
+    `127.0.0.1:${p.metrics}`,
   ];
   // The inspector (loopback, port 0) lets the fuzz ask for a full collection before it reads RSS:
   // a measure of what the node keeps, not of when V8 last collected. It changes no V8 flag.
@@ -135,7 +172,10 @@ async function startCli(p: Ports, log: (s: string) => void): Promise<ChildProces
       rpcCall(p.comet, '/', 'status'),
       rpcCall(p.hub, '/', 'status'),
       rpcCall(p.svm, '/', 'getSlot'),
-      fetch(`http://127.0.0.1:${p.routing}/v2/info/chains`).then((r) => r.ok, () => false),
+      fetch(`http://127.0.0.1:${p.routing}/v2/info/chains`).then(
+        (r) => r.ok,
+        () => false,
+      ),
     ]);
     if (ready.every((x) => x !== undefined && x !== false)) return child;
     if (Date.now() > until) throw new Error(`the node did not answer within 90 s: ${err}`);
@@ -181,13 +221,24 @@ function httpFamilies(p: Ports): HttpFamily[] {
     req: { port, method: 'POST', path, headers: { 'content-type': r.chance(0.9) ? 'application/json' : 'text/plain' }, body },
     note: '',
   });
-  const jsonRpcFamily = (name: string, port: number, methods: readonly string[], limit: { maxBody: number }, opts: { allowHtmlIndex?: boolean; textStatuses?: number[]; allowMissingId?: boolean }, uri = false): HttpFamily => ({
+  const jsonRpcFamily = (
+    name: string,
+    port: number,
+    methods: readonly string[],
+    limit: { maxBody: number },
+    opts: { allowHtmlIndex?: boolean; textStatuses?: number[]; allowMissingId?: boolean },
+    uri = false,
+  ): HttpFamily => ({
     name,
     make: (r, i) => {
       if (r.chance(0.12)) return httpLevel(r, port, '/', limit);
       if (uri && r.chance(0.3)) {
         const m = r.chance(0.9) ? r.pick(methods) : r.pick(['constructor', '__proto__', 'toString', r.string(10)]);
-        const q = Array.from({ length: r.int(3) }, () => `${r.pick(['height', 'hash', 'tx', 'query', 'page', 'per_page', 'path', 'data', 'prove', 'order_by'])}=${encodeURIComponent(randomJson(r, addrs))}`).join('&');
+        const q = Array.from(
+          { length: r.int(3) },
+          () =>
+            `${r.pick(['height', 'hash', 'tx', 'query', 'page', 'per_page', 'path', 'data', 'prove', 'order_by'])}=${encodeURIComponent(randomJson(r, addrs))}`,
+        ).join('&');
         return { kind: 'http', req: { port, method: 'GET', path: `/${encodeURIComponent(m)}${q ? '?' + q : ''}` }, note: 'uri' };
       }
       const b = jsonRpcBody(r, methods, addrs, i);
@@ -207,18 +258,33 @@ function httpFamilies(p: Ports): HttpFamily[] {
       const route = r.pick(ROUTING_PATHS);
       if (route.path.startsWith('/explorer/api/')) return { kind: 'http', req: { port: p.routing, method: 'GET', path: '/v2/info/chains' }, note: 'chains' };
       if (route.method === 'GET') {
-        const q = Array.from({ length: r.int(4) }, () => `${r.pick(['chain_ids', 'chain_id', 'tx_hash', 'include_evm_assets', 'native_only', 'source_chain_id', 'dest_chain_id'])}=${encodeURIComponent(r.chance(0.5) ? r.string(12) : r.pick([DEFAULT_CHAIN_ID, DEFAULT_HUB_CHAIN_ID, 'solana-devnet', '9000']))}`).join('&');
+        const q = Array.from(
+          { length: r.int(4) },
+          () =>
+            `${r.pick(['chain_ids', 'chain_id', 'tx_hash', 'include_evm_assets', 'native_only', 'source_chain_id', 'dest_chain_id'])}=${encodeURIComponent(r.chance(0.5) ? r.string(12) : r.pick([DEFAULT_CHAIN_ID, DEFAULT_HUB_CHAIN_ID, 'solana-devnet', '9000']))}`,
+        ).join('&');
         return { kind: 'http', req: { port: p.routing, method: 'GET', path: route.path + (q ? '?' + q : '') }, note: `GET ${route.path}` };
       }
       const body = r.chance(0.85) ? randomJson(r, addrs) : r.string(40);
-      return { kind: 'http', req: { port: p.routing, method: 'POST', path: route.path, headers: { 'content-type': 'application/json' }, body }, note: `POST ${route.path}` };
+      return {
+        kind: 'http',
+        req: { port: p.routing, method: 'POST', path: route.path, headers: { 'content-type': 'application/json' }, body },
+        note: `POST ${route.path}`,
+      };
     },
     check: (o, f) => routingAnswerProblem(o, f.kind === 'http' ? f.req.path : '/'),
   };
   const explorer: HttpFamily = {
     name: 'explorer proxies',
     make: (r, i) => {
-      const path = r.pick(['/explorer/api/eth', `/explorer/api/comet?chain=${r.pick([DEFAULT_CHAIN_ID, DEFAULT_HUB_CHAIN_ID, 'x'])}`, '/explorer/api/svm', '/explorer/api/mempool', '/explorer/api/ibc', '/explorer/api/config']);
+      const path = r.pick([
+        '/explorer/api/eth',
+        `/explorer/api/comet?chain=${r.pick([DEFAULT_CHAIN_ID, DEFAULT_HUB_CHAIN_ID, 'x'])}`,
+        '/explorer/api/svm',
+        '/explorer/api/mempool',
+        '/explorer/api/ibc',
+        '/explorer/api/config',
+      ]);
       if (r.chance(0.08)) return httpLevel(r, p.routing, path, { maxBody: DEFAULT_MAX_BODY });
       const methods = path.includes('eth') ? ETH_METHODS : path.includes('svm') ? SOLANA_NAMES : COMET_METHODS;
       const b = jsonRpcBody(r, methods, addrs, i);
@@ -226,7 +292,11 @@ function httpFamilies(p: Ports): HttpFamily[] {
       if (r.chance(0.5)) headers['origin'] = r.pick([`http://127.0.0.1:${p.routing}`, 'https://evil.example']);
       if (r.chance(0.3)) headers['sec-fetch-site'] = r.pick(['same-origin', 'cross-site', 'none']);
       const get = path.endsWith('mempool') || path.endsWith('ibc') || path.endsWith('config');
-      return { kind: 'http', req: { port: p.routing, method: get ? 'GET' : 'POST', path, headers, ...(get ? {} : { body: b.body }) }, note: get ? `GET ${path}` : b.note };
+      return {
+        kind: 'http',
+        req: { port: p.routing, method: get ? 'GET' : 'POST', path, headers, ...(get ? {} : { body: b.body }) },
+        note: get ? `GET ${path}` : b.note,
+      };
     },
     check: (o, f) => {
       const j = jsonRpcAnswerProblem(o, {});
@@ -237,7 +307,18 @@ function httpFamilies(p: Ports): HttpFamily[] {
   };
   const metrics: HttpFamily = {
     name: 'prometheus',
-    make: (r) => (r.chance(0.3) ? httpLevel(r, p.metrics, '/metrics', { maxBody: 1024 }) : { kind: 'http', req: { port: p.metrics, method: r.pick(['GET', 'GET', 'POST', 'HEAD']), path: r.chance(0.7) ? '/metrics' : `/${r.string(8).replace(/[^a-z]/g, '')}` }, note: 'metrics' }),
+    make: (r) =>
+      r.chance(0.3)
+        ? httpLevel(r, p.metrics, '/metrics', { maxBody: 1024 })
+        : {
+            kind: 'http',
+            req: {
+              port: p.metrics,
+              method: r.pick(['GET', 'GET', 'POST', 'HEAD']),
+              path: r.chance(0.7) ? '/metrics' : `/${r.string(8).replace(/[^a-z]/g, '')}`,
+            },
+            note: 'metrics',
+          },
     check: (o) => (o.status === -1 ? 'not HTTP' : o.status >= 500 ? `status ${o.status}` : undefined),
   };
   return [
@@ -250,7 +331,15 @@ function httpFamilies(p: Ports): HttpFamily[] {
   ];
 }
 
-async function runHttpFamily(f: HttpFamily, n: number, seed: number, concurrency: number, secrets: string[], deadline: number, benign = false): Promise<FamilyReport> {
+async function runHttpFamily(
+  f: HttpFamily,
+  n: number,
+  seed: number,
+  concurrency: number,
+  secrets: string[],
+  deadline: number,
+  benign = false,
+): Promise<FamilyReport> {
   const agent = makeAgent();
   const rep: FamilyReport = { family: f.name, sent: 0, problems: 0, byNote: {}, samples: [], secretLeaks: 0, knownHeadResets: 0, ms: 0 };
   const t0 = performance.now();
@@ -269,13 +358,16 @@ async function runHttpFamily(f: HttpFamily, n: number, seed: number, concurrency
       // A head over 64 KiB may be reset by uWebSockets' own parser (docs/architecture.md): counted, not hidden.
       const knownReset = !o.ok && fz.note === 'long URL' && /ECONNRESET|closed without/.test(o.error);
       if (knownReset) rep.knownHeadResets++;
-      const problem = !o.ok ? (fz.note === 'garbage' && o.error === 'closed without an answer') || knownReset ? undefined : o.error : f.check(o, fz);
+      const problem = !o.ok ? ((fz.note === 'garbage' && o.error === 'closed without an answer') || knownReset ? undefined : o.error) : f.check(o, fz);
       const leak = o.ok ? findSecret(o.body + JSON.stringify(o.headers), secrets) : undefined;
       if (leak) rep.secretLeaks++;
       if (problem || leak) {
         rep.problems++;
         rep.byNote[fz.note] = (rep.byNote[fz.note] ?? 0) + 1;
-        if (rep.samples.length < 12) rep.samples.push(`#${i} ${fz.note} ${fz.kind === 'http' ? `${fz.req.method} ${fz.req.path.slice(0, 60)} ${String(fz.req.body ?? '').slice(0, 100)}` : JSON.stringify(String(fz.bytes).slice(0, 60))} → ${leak ? 'SECRET ' : ''}${problem ?? ''}`);
+        if (rep.samples.length < 12)
+          rep.samples.push(
+            `#${i} ${fz.note} ${fz.kind === 'http' ? `${fz.req.method} ${fz.req.path.slice(0, 60)} ${String(fz.req.body ?? '').slice(0, 100)}` : JSON.stringify(String(fz.bytes).slice(0, 60))} → ${leak ? 'SECRET ' : ''}${problem ?? ''}`,
+          );
       }
     }
   };
@@ -285,7 +377,16 @@ async function runHttpFamily(f: HttpFamily, n: number, seed: number, concurrency
   return rep;
 }
 
-async function runWsFamily(name: string, urls: string[], methods: readonly string[], n: number, seed: number, secrets: string[], deadline: number, allowMissingId = false): Promise<FamilyReport> {
+async function runWsFamily(
+  name: string,
+  urls: string[],
+  methods: readonly string[],
+  n: number,
+  seed: number,
+  secrets: string[],
+  deadline: number,
+  allowMissingId = false,
+): Promise<FamilyReport> {
   const rep: FamilyReport = { family: name, sent: 0, problems: 0, byNote: {}, samples: [], secretLeaks: 0, knownHeadResets: 0, ms: 0 };
   const addrs = deriveDevAccounts(3).map((a) => a.address);
   const seen = (text: string) => {
@@ -344,12 +445,25 @@ async function liveness(p: Ports): Promise<string[]> {
   const before = await rpcCall(p.eth, '/', 'eth_blockNumber');
   const mined = await rpcCall(p.eth, '/', 'evm_mine');
   const after = await rpcCall(p.eth, '/', 'eth_blockNumber');
-  if (typeof before?.result !== 'string' || typeof after?.result !== 'string' || BigInt(after.result) <= BigInt(before.result)) problems.push(`the EVM chain made no block: ${JSON.stringify({ before, mined, after })}`);
+  if (typeof before?.result !== 'string' || typeof after?.result !== 'string' || BigInt(after.result) <= BigInt(before.result))
+    problems.push(`the EVM chain made no block: ${JSON.stringify({ before, mined, after })}`);
   await need('hub status', rpcCall(p.hub, '/', 'status'));
   await need('EVM chain CometBFT status', rpcCall(p.comet, '/', 'status'));
   await need('Solana getSlot', rpcCall(p.svm, '/', 'getSlot'));
-  await need('routing chains', fetch(`http://127.0.0.1:${p.routing}/v2/info/chains`).then((r) => (r.ok ? r : undefined), () => undefined));
-  await need('metrics', fetch(`http://127.0.0.1:${p.metrics}/metrics`).then((r) => (r.ok ? r : undefined), () => undefined));
+  await need(
+    'routing chains',
+    fetch(`http://127.0.0.1:${p.routing}/v2/info/chains`).then(
+      (r) => (r.ok ? r : undefined),
+      () => undefined,
+    ),
+  );
+  await need(
+    'metrics',
+    fetch(`http://127.0.0.1:${p.metrics}/metrics`).then(
+      (r) => (r.ok ? r : undefined),
+      () => undefined,
+    ),
+  );
   return problems;
 }
 
@@ -357,7 +471,16 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   const log = o.log ?? (() => {});
   const seed = o.seed ?? 1;
   const deadline = Date.now() + (o.deadlineMs ?? 20 * 60_000);
-  const ports: Ports = { eth: await freePort(), ethWs: await freePort(), comet: await freePort(), hub: await freePort(), svm: await freePort(), svmWs: await freePort(), routing: await freePort(), metrics: await freePort() };
+  const ports: Ports = {
+    eth: await freePort(),
+    ethWs: await freePort(),
+    comet: await freePort(),
+    hub: await freePort(),
+    svm: await freePort(),
+    svmWs: await freePort(),
+    routing: await freePort(),
+    metrics: await freePort(),
+  };
   const child = await startCli(ports, log);
   try {
     const secrets = networkSecrets([DEFAULT_CHAIN_ID, DEFAULT_HUB_CHAIN_ID]);
@@ -381,19 +504,27 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         if (!wanted(f.name)) continue;
         const rep = await runHttpFamily(f, o.perFamily, seed, o.concurrency ?? 8, secrets, deadline);
         reports.push(rep);
-        log(`${rep.family}: ${rep.sent} sent, ${rep.problems} problems, ${rep.secretLeaks} secrets, ${rep.knownHeadResets} long heads reset by uWS, ${rep.ms} ms`);
+        log(
+          `${rep.family}: ${rep.sent} sent, ${rep.problems} problems, ${rep.secretLeaks} secrets, ${rep.knownHeadResets} long heads reset by uWS, ${rep.ms} ms`,
+        );
       }
       const ws: [string, string[], readonly string[]][] = [
         ['ethereum websocket', [`ws://127.0.0.1:${ports.ethWs}`], ETH_METHODS],
         ['comet websocket (EVM chain and hub)', [`ws://127.0.0.1:${ports.comet}/websocket`, `ws://127.0.0.1:${ports.hub}/websocket`], COMET_METHODS],
-        ['solana websocket', [`ws://127.0.0.1:${ports.svmWs}`], [...SOLANA_NAMES, 'accountSubscribe', 'slotSubscribe', 'signatureSubscribe', 'logsSubscribe', 'slotUnsubscribe']],
+        [
+          'solana websocket',
+          [`ws://127.0.0.1:${ports.svmWs}`],
+          [...SOLANA_NAMES, 'accountSubscribe', 'slotSubscribe', 'signatureSubscribe', 'logsSubscribe', 'slotUnsubscribe'],
+        ],
       ];
       for (const [name, urls, methods] of ws) {
         if (child.exitCode !== null) break;
         if (!wanted(name)) continue;
         const rep = await runWsFamily(name, urls, methods, o.perFamily, seed, secrets, deadline, name.startsWith('comet'));
         reports.push(rep);
-        log(`${rep.family}: ${rep.sent} sent, ${rep.problems} problems, ${rep.secretLeaks} secrets, ${rep.knownHeadResets} long heads reset by uWS, ${rep.ms} ms`);
+        log(
+          `${rep.family}: ${rep.sent} sent, ${rep.problems} problems, ${rep.secretLeaks} secrets, ${rep.knownHeadResets} long heads reset by uWS, ${rep.ms} ms`,
+        );
       }
     } finally {
       clearInterval(peak);

@@ -32,8 +32,14 @@ describe('the hub chain', () => {
     const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
     const [from] = await wallet.getAccounts();
     const to = hub.devAddresses[5]!;
-    const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { gasPrice: GasPrice.fromString('0.025uhub'), broadcastPollIntervalMs: 50 });
-    const r = await client.sendTokens(from!.address, to, [{ denom: 'uhub', amount: '2500000' }], { amount: [{ denom: 'uhub', amount: '5000' }], gas: '200000' });
+    const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, {
+      gasPrice: GasPrice.fromString('0.025uhub'),
+      broadcastPollIntervalMs: 50,
+    });
+    const r = await client.sendTokens(from!.address, to, [{ denom: 'uhub', amount: '2500000' }], {
+      amount: [{ denom: 'uhub', amount: '5000' }],
+      gas: '200000',
+    });
     expect(r.code).toBe(0);
     expect((await client.getBalance(to, 'uhub')).amount).toBe('1000002500000');
     expect((await client.getBalance(from!.address, 'uhub')).amount).toBe(String(1_000_000_000_000n - 2_500_000n - 5000n));
@@ -42,7 +48,10 @@ describe('the hub chain', () => {
     const account = await client.getAccount(from!.address);
     expect(account?.sequence).toBe(2);
     expect(account?.pubkey?.type).toBe('tendermint/PubKeySecp256k1');
-    const poor = await client.sendTokens(from!.address, to, [{ denom: 'uhub', amount: (10n ** 20n).toString() }], { amount: [{ denom: 'uhub', amount: '5000' }], gas: '200000' });
+    const poor = await client.sendTokens(from!.address, to, [{ denom: 'uhub', amount: (10n ** 20n).toString() }], {
+      amount: [{ denom: 'uhub', amount: '5000' }],
+      gas: '200000',
+    });
     expect(poor.code).toBe(5);
     client.disconnect();
   });
@@ -65,14 +74,36 @@ describe('the hub chain in a network', () => {
       const h = network.chains.find((c): c is HubChain => c.kind === 'hub')!;
       const chains = (await (await fetch(`${url}/v2/info/chains`)).json()) as { chains: { chain_id: string; chain_type: string; bech32_prefix: string }[] };
       expect(chains.chains.find((c) => c.chain_id === 'chainlethub-1')).toMatchObject({ chain_type: 'cosmos', bech32_prefix: 'hub' });
-      const bal = (await (await fetch(`${url}/v2/info/balances`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chains: { 'chainlethub-1': { address: h.devAddresses[1], denoms: ['uhub'] } } }) })).json()) as any;
+      const bal = (await (
+        await fetch(`${url}/v2/info/balances`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ chains: { 'chainlethub-1': { address: h.devAddresses[1], denoms: ['uhub'] } } }),
+        })
+      ).json()) as any;
       expect(bal.chains['chainlethub-1'].denoms.uhub).toMatchObject({ amount: '1000000000000', decimals: 6, formatted_amount: '1000000.000000' });
       const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
       const [from] = await wallet.getAccounts();
       const client = await SigningStargateClient.connectWithSigner(h.urls.rpc!, wallet);
-      const signed = await client.sign(from!.address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from!.address, toAddress: h.devAddresses[2]!, amount: [{ denom: 'uhub', amount: '77' }] } }], { amount: [{ denom: 'uhub', amount: '5000' }], gas: '200000' }, '');
+      const signed = await client.sign(
+        from!.address,
+        [
+          {
+            typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+            value: { fromAddress: from!.address, toAddress: h.devAddresses[2]!, amount: [{ denom: 'uhub', amount: '77' }] },
+          },
+        ],
+        { amount: [{ denom: 'uhub', amount: '5000' }], gas: '200000' },
+        '',
+      );
       client.disconnect();
-      const submit = (await (await fetch(`${url}/v2/tx/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: 'chainlethub-1', tx: Buffer.from(TxRaw.encode(signed).finish()).toString('base64') }) })).json()) as { tx_hash: string };
+      const submit = (await (
+        await fetch(`${url}/v2/tx/submit`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ chain_id: 'chainlethub-1', tx: Buffer.from(TxRaw.encode(signed).finish()).toString('base64') }),
+        })
+      ).json()) as { tx_hash: string };
       let state = '';
       for (let i = 0; i < 200 && state !== 'STATE_COMPLETED_SUCCESS'; i++) {
         state = ((await (await fetch(`${url}/v2/tx/status?chain_id=chainlethub-1&tx_hash=${submit.tx_hash}`)).json()) as { state: string }).state;

@@ -7,7 +7,18 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const PORTS0 = ['--rpc.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', '--routing.address', '127.0.0.1:0', '--hub-rpc', 'tcp://127.0.0.1:0'];
+const PORTS0 = [
+  '--rpc.laddr',
+  'tcp://127.0.0.1:0',
+  '--json-rpc.address',
+  '127.0.0.1:0',
+  '--json-rpc.ws-address',
+  '127.0.0.1:0',
+  '--routing.address',
+  '127.0.0.1:0',
+  '--hub-rpc',
+  'tcp://127.0.0.1:0',
+];
 const children: ChildProcess[] = [];
 
 afterEach(async () => {
@@ -26,7 +37,9 @@ interface Ready {
 
 describe('chainlet start --hub-block-time', () => {
   it('makes the hub produce blocks while idle', async () => {
-    const child = spawn(process.execPath, [bin, 'start', '--chains', 'evm,hub', '--hub-block-time', '20', '--output', 'json', ...PORTS0], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'start', '--chains', 'evm,hub', '--hub-block-time', '20', '--output', 'json', ...PORTS0], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     const ready = await new Promise<Ready>((resolve, reject) => {
       let out = '';
@@ -40,7 +53,10 @@ describe('chainlet start --hub-block-time', () => {
       child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
     const rpc = ready.chains.find((c) => c.kind === 'hub')!.urls['rpc']!;
-    const height = async () => Number(((await (await fetch(`${rpc}/status`)).json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height);
+    const height = async () =>
+      Number(
+        ((await (await fetch(`${rpc}/status`)).json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height,
+      );
     const first = await height();
     // Nothing is sent to the hub: only its interval can move it.
     let now = first;

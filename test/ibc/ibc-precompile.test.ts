@@ -34,7 +34,12 @@ afterAll(async () => {
 
 function clients(index: number) {
   const evm = network.evm!;
-  const chain = defineChain({ id: evm.evmChainId, name: 'chainlet', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [evm.urls.jsonRpc!] } } });
+  const chain = defineChain({
+    id: evm.evmChainId,
+    name: 'chainlet',
+    nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 },
+    rpcUrls: { default: { http: [evm.urls.jsonRpc!] } },
+  });
   const account = privateKeyToAccount(evm.accounts[index]!.privateKey as `0x${string}`);
   return { account, pub: createPublicClient({ chain, transport: http() }), wallet: createWalletClient({ account, chain, transport: http() }) };
 }
@@ -44,7 +49,17 @@ describe('the ICS-20 precompile on the EVM chain', () => {
     const { account, pub, wallet } = clients(0);
     const denom = network.evm!.internals.app.evm.denom;
     const receiver = hub.devAddresses[6]!;
-    const args = ['transfer', 'channel-0', denom, 5n * 10n ** 17n, account.address, receiver, { revisionNumber: 0n, revisionHeight: 0n }, BigInt(Date.now() + 600_000) * 1_000_000n, 'via precompile'] as const;
+    const args = [
+      'transfer',
+      'channel-0',
+      denom,
+      5n * 10n ** 17n,
+      account.address,
+      receiver,
+      { revisionNumber: 0n, revisionHeight: 0n },
+      BigInt(Date.now() + 600_000) * 1_000_000n,
+      'via precompile',
+    ] as const;
     const { result } = await pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args, account });
     expect(result).toBe(1n);
     const before = await pub.getBalance({ address: account.address });
@@ -52,7 +67,14 @@ describe('the ICS-20 precompile on the EVM chain', () => {
     const receipt = await pub.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     const [log] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'IBCTransfer' });
-    expect(log!.args).toMatchObject({ sender: account.address, sourcePort: 'transfer', sourceChannel: 'channel-0', denom, amount: 5n * 10n ** 17n, memo: 'via precompile' });
+    expect(log!.args).toMatchObject({
+      sender: account.address,
+      sourcePort: 'transfer',
+      sourceChannel: 'channel-0',
+      denom,
+      amount: 5n * 10n ** 17n,
+      memo: 'via precompile',
+    });
     const fee = receipt.gasUsed * receipt.effectiveGasPrice;
     expect(await pub.getBalance({ address: account.address })).toBe(before - fee - 5n * 10n ** 17n);
     const escrow = `0x${Buffer.from(escrowAddress('transfer', 'channel-0')).toString('hex')}` as const;
@@ -65,11 +87,19 @@ describe('the ICS-20 precompile on the EVM chain', () => {
     h.disconnect();
 
     const url = network.urls.routing!;
-    await fetch(`${url}/v2/tx/track`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: String(network.evm!.evmChainId), tx_hash: hash }) });
+    await fetch(`${url}/v2/tx/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chain_id: String(network.evm!.evmChainId), tx_hash: hash }),
+    });
     type ChainTx = { chain_id: string; tx_hash: string; explorer_link: string };
     const status = (await (await fetch(`${url}/v2/tx/status?chain_id=${network.evm!.evmChainId}&tx_hash=${hash}`)).json()) as {
       state: string;
-      transfers: { transfer_sequence: { ibc_transfer: { state: string; from_chain_id: string; to_chain_id: string; packet_txs: { send_tx: ChainTx; receive_tx: ChainTx } } }[] }[];
+      transfers: {
+        transfer_sequence: {
+          ibc_transfer: { state: string; from_chain_id: string; to_chain_id: string; packet_txs: { send_tx: ChainTx; receive_tx: ChainTx } };
+        }[];
+      }[];
     };
     expect(status.state).toBe('STATE_COMPLETED_SUCCESS');
     const transfer = status.transfers[0]!.transfer_sequence[0]!.ibc_transfer;
@@ -94,11 +124,43 @@ describe('the ICS-20 precompile on the EVM chain', () => {
   it('reverts for a sender that is not the caller, and changes nothing', async () => {
     const { account, pub } = clients(1);
     const other = network.evm!.accounts[2]!.address as `0x${string}`;
-    const args = ['transfer', 'channel-0', network.evm!.internals.app.evm.denom, 1n, other, hub.devAddresses[6]!, { revisionNumber: 0n, revisionHeight: 0n }, BigInt(Date.now() + 600_000) * 1_000_000n, ''] as const;
+    const args = [
+      'transfer',
+      'channel-0',
+      network.evm!.internals.app.evm.denom,
+      1n,
+      other,
+      hub.devAddresses[6]!,
+      { revisionNumber: 0n, revisionHeight: 0n },
+      BigInt(Date.now() + 600_000) * 1_000_000n,
+      '',
+    ] as const;
     await expect(pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args, account })).rejects.toThrow(/is not the caller/);
-    const bad = ['transfer', 'channel-9', network.evm!.internals.app.evm.denom, 1n, account.address, hub.devAddresses[6]!, { revisionNumber: 0n, revisionHeight: 0n }, BigInt(Date.now() + 600_000) * 1_000_000n, ''] as const;
+    const bad = [
+      'transfer',
+      'channel-9',
+      network.evm!.internals.app.evm.denom,
+      1n,
+      account.address,
+      hub.devAddresses[6]!,
+      { revisionNumber: 0n, revisionHeight: 0n },
+      BigInt(Date.now() + 600_000) * 1_000_000n,
+      '',
+    ] as const;
     await expect(pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args: bad, account })).rejects.toThrow(/channel not found/);
-    const own = ['transfer', 'channel-0', network.evm!.internals.app.evm.denom, 1n, account.address, hub.devAddresses[6]!, { revisionNumber: 0n, revisionHeight: 0n }, BigInt(Date.now() + 600_000) * 1_000_000n, ''] as const;
-    await expect(pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args: own, account, value: 1n } as never)).rejects.toThrow(/not payable/);
+    const own = [
+      'transfer',
+      'channel-0',
+      network.evm!.internals.app.evm.denom,
+      1n,
+      account.address,
+      hub.devAddresses[6]!,
+      { revisionNumber: 0n, revisionHeight: 0n },
+      BigInt(Date.now() + 600_000) * 1_000_000n,
+      '',
+    ] as const;
+    await expect(pub.simulateContract({ address: ICS20, abi, functionName: 'transfer', args: own, account, value: 1n } as never)).rejects.toThrow(
+      /not payable/,
+    );
   });
 });

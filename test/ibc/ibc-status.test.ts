@@ -27,7 +27,15 @@ afterAll(async () => {
   await network?.stop();
 });
 
-type Status = { state: string; status: string; transfers: any[]; transfer_sequence: any[]; next_blocking_transfer: unknown; transfer_asset_release: any; error: any };
+type Status = {
+  state: string;
+  status: string;
+  transfers: any[];
+  transfer_sequence: any[];
+  next_blocking_transfer: unknown;
+  transfer_asset_release: any;
+  error: any;
+};
 
 async function status(txHash: string): Promise<Status> {
   return (await (await fetch(`${url}/v2/tx/status?chain_id=${hub.chainId}&tx_hash=${txHash}`)).json()) as Status;
@@ -48,11 +56,24 @@ async function submitTransfer(receiver: string, amount: string, timeout: { heigh
   const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet);
   const msg = {
     typeUrl: '/ibc.applications.transfer.v1.MsgTransfer',
-    value: { sourcePort: 'transfer', sourceChannel: 'channel-0', token: { denom: 'uhub', amount }, sender: from!.address, receiver, timeoutHeight: { revisionNumber: 9000n, revisionHeight: timeout.height ?? 0n }, timeoutTimestamp: timeout.timestampNs ?? 0n, memo: '' },
+    value: {
+      sourcePort: 'transfer',
+      sourceChannel: 'channel-0',
+      token: { denom: 'uhub', amount },
+      sender: from!.address,
+      receiver,
+      timeoutHeight: { revisionNumber: 9000n, revisionHeight: timeout.height ?? 0n },
+      timeoutTimestamp: timeout.timestampNs ?? 0n,
+      memo: '',
+    },
   };
   const signed = await client.sign(from!.address, [msg], { amount: [], gas: '300000' }, '');
   client.disconnect();
-  const res = await fetch(`${url}/v2/tx/submit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chain_id: hub.chainId, tx: Buffer.from(TxRaw.encode(signed).finish()).toString('base64') }) });
+  const res = await fetch(`${url}/v2/tx/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chain_id: hub.chainId, tx: Buffer.from(TxRaw.encode(signed).finish()).toString('base64') }),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { tx_hash: string }).tx_hash;
 }
@@ -67,8 +88,20 @@ describe('/v2/tx/status of an IBC transfer', () => {
       const pending = await until(hash, (s) => s.state === 'STATE_PENDING');
       expect(pending.transfers).toHaveLength(1);
       const t0 = pending.transfers[0].transfer_sequence[0].ibc_transfer;
-      expect(t0).toMatchObject({ from_chain_id: hub.chainId, to_chain_id: evm.chainId, src_chain_id: hub.chainId, dst_chain_id: evm.chainId, state: 'TRANSFER_PENDING' });
-      expect(t0.packet_txs).toMatchObject({ send_tx: { chain_id: hub.chainId, tx_hash: hash, explorer_link: `${url}/explorer/tx/${hash}` }, receive_tx: null, acknowledge_tx: null, timeout_tx: null, error: null });
+      expect(t0).toMatchObject({
+        from_chain_id: hub.chainId,
+        to_chain_id: evm.chainId,
+        src_chain_id: hub.chainId,
+        dst_chain_id: evm.chainId,
+        state: 'TRANSFER_PENDING',
+      });
+      expect(t0.packet_txs).toMatchObject({
+        send_tx: { chain_id: hub.chainId, tx_hash: hash, explorer_link: `${url}/explorer/tx/${hash}` },
+        receive_tx: null,
+        acknowledge_tx: null,
+        timeout_tx: null,
+        error: null,
+      });
       expect(t0.packet_txs.send_tx.on_chain_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(pending.next_blocking_transfer).toEqual({ transfer_sequence_index: 0 });
       expect(pending.transfer_sequence).toEqual(pending.transfers[0].transfer_sequence);
@@ -81,7 +114,11 @@ describe('/v2/tx/status of an IBC transfer', () => {
 
       await network.relayer!.flush(); // the acknowledgement back on the hub
       // Still paused: chainlet_relayerStatus no longer lists the packet whose ack was delivered.
-      const rpc = await fetch(evm.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chainlet_relayerStatus', params: [] }) });
+      const rpc = await fetch(evm.urls.jsonRpc!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chainlet_relayerStatus', params: [] }),
+      });
       expect(((await rpc.json()) as { result: unknown }).result).toMatchObject({ paused: true, pending: [] });
       const done = await until(hash, (s) => s.state === 'STATE_COMPLETED_SUCCESS');
       expect(done.status).toBe('STATE_COMPLETED');
@@ -91,7 +128,15 @@ describe('/v2/tx/status of an IBC transfer', () => {
       expect(done.error).toBeNull();
       // The voucher in /v2/info/balances, with its origin's 6 decimals.
       const voucher = `ibc/${denomHashHex('transfer/channel-0/uhub')}`;
-      const bal = (await (await fetch(`${url}/v2/info/balances`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chains: { [evm.chainId]: { address: receiver, denoms: [voucher, 'ibc/0000000000000000000000000000000000000000000000000000000000000000'] } } }) })).json()) as any;
+      const bal = (await (
+        await fetch(`${url}/v2/info/balances`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            chains: { [evm.chainId]: { address: receiver, denoms: [voucher, 'ibc/0000000000000000000000000000000000000000000000000000000000000000'] } },
+          }),
+        })
+      ).json()) as any;
       expect(bal.chains[evm.chainId].denoms[voucher]).toMatchObject({ amount: '31415', decimals: 6, formatted_amount: '0.031415' });
       expect(bal.chains[evm.chainId].denoms['ibc/0000000000000000000000000000000000000000000000000000000000000000'].error.message).toMatch(/unknown IBC denom/);
     } finally {

@@ -27,7 +27,14 @@ afterAll(async () => {
   await net?.stop();
 });
 
-const rpc = async (method: string, params: unknown[] = []) => (await (await fetch(net.evm!.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown; error?: unknown };
+const rpc = async (method: string, params: unknown[] = []) =>
+  (await (
+    await fetch(net.evm!.urls.jsonRpc!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+  ).json()) as { result?: unknown; error?: unknown };
 
 async function state(sender: string, receiver: string) {
   const h = await StargateClient.connect(hub.urls.rpc!);
@@ -54,7 +61,16 @@ async function sendWithPendingReceive(amount: bigint, timeout: { height?: bigint
   net.relayer!.pause();
   const timeoutHeight = timeout.height !== undefined ? { revisionNumber: 9000n, revisionHeight: timeout.height } : undefined;
   const timeoutSeconds = timeout.timestampNs !== undefined ? Number(timeout.timestampNs / 1_000_000_000n) : undefined;
-  const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: amount.toString() }, 'transfer', 'channel-0', timeoutHeight, timeoutSeconds, { amount: [], gas: '300000' });
+  const r = await client.sendIbcTokens(
+    from!.address,
+    receiver,
+    { denom: 'uhub', amount: amount.toString() },
+    'transfer',
+    'channel-0',
+    timeoutHeight,
+    timeoutSeconds,
+    { amount: [], gas: '300000' },
+  );
   expect(r.code).toBe(0);
   client.disconnect();
   const mempool = net.evm!.internals.mempool;

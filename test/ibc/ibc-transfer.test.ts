@@ -41,7 +41,10 @@ async function evmSigner() {
   const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: evmPrefix });
   const [from] = await wallet.getAccounts();
   const denom = network.evm!.internals.app.evm.denom;
-  const client = await SigningStargateClient.connectWithSigner(evmRpc, wallet, { gasPrice: GasPrice.fromString(`2000000000${denom}`), broadcastPollIntervalMs: 50 });
+  const client = await SigningStargateClient.connectWithSigner(evmRpc, wallet, {
+    gasPrice: GasPrice.fromString(`2000000000${denom}`),
+    broadcastPollIntervalMs: 50,
+  });
   return { client, from: from!.address, denom };
 }
 
@@ -53,7 +56,13 @@ describe('IBC between the EVM chain and the hub', () => {
     for (const rpc of [evmRpc, hub.urls.rpc!]) {
       const q = QueryClient.withExtensions(await Comet38Client.connect(rpc), setupIbcExtension);
       const ch = await q.ibc.channel.channel('transfer', 'channel-0');
-      expect(ch.channel).toMatchObject({ state: 3, ordering: 1, counterparty: { portId: 'transfer', channelId: 'channel-0' }, connectionHops: ['connection-0'], version: 'ics20-1' });
+      expect(ch.channel).toMatchObject({
+        state: 3,
+        ordering: 1,
+        counterparty: { portId: 'transfer', channelId: 'channel-0' },
+        connectionHops: ['connection-0'],
+        version: 'ics20-1',
+      });
       const conn = await q.ibc.connection.connection('connection-0');
       expect(conn.connection).toMatchObject({ clientId: '07-tendermint-0', state: 3 });
     }
@@ -61,8 +70,28 @@ describe('IBC between the EVM chain and the hub', () => {
   });
 
   it('pauses and resumes the relayer through the devnet JSON-RPC methods', async () => {
-    const call = async (method: string) => (await (await fetch(network.evm!.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) })).json()) as { result: { paused: boolean; paths: unknown[] } };
-    expect((await call('chainlet_relayerStatus')).result).toMatchObject({ paused: false, mode: 'block', paths: [{ chainA: network.evm!.chainId, chainB: hub.chainId, channelA: 'channel-0', channelB: 'channel-0', clientA: '07-tendermint-0', clientB: '07-tendermint-0' }] });
+    const call = async (method: string) =>
+      (await (
+        await fetch(network.evm!.urls.jsonRpc!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+        })
+      ).json()) as { result: { paused: boolean; paths: unknown[] } };
+    expect((await call('chainlet_relayerStatus')).result).toMatchObject({
+      paused: false,
+      mode: 'block',
+      paths: [
+        {
+          chainA: network.evm!.chainId,
+          chainB: hub.chainId,
+          channelA: 'channel-0',
+          channelB: 'channel-0',
+          clientA: '07-tendermint-0',
+          clientB: '07-tendermint-0',
+        },
+      ],
+    });
     expect((await call('chainlet_pauseRelayer')).result.paused).toBe(true);
     expect(network.relayer!.paused).toBe(true);
     expect((await call('chainlet_resumeRelayer')).result.paused).toBe(false);
@@ -74,7 +103,16 @@ describe('IBC between the EVM chain and the hub', () => {
     const receiverBytes = network.evm!.accounts[1]!.address;
     const receiver = toBech32(evmPrefix, Buffer.from(receiverBytes.slice(2), 'hex'));
     const before = BigInt((await client.getBalance(from, 'uhub')).amount);
-    const r = await client.sendIbcTokens(from, receiver, { denom: 'uhub', amount: '1234567' }, 'transfer', 'channel-0', undefined, Math.floor(Date.now() / 1000) + 600, { amount: [], gas: '300000' });
+    const r = await client.sendIbcTokens(
+      from,
+      receiver,
+      { denom: 'uhub', amount: '1234567' },
+      'transfer',
+      'channel-0',
+      undefined,
+      Math.floor(Date.now() / 1000) + 600,
+      { amount: [], gas: '300000' },
+    );
     expect(r.code).toBe(0);
     expect(r.events.map((e) => e.type)).toEqual(expect.arrayContaining(['send_packet', 'ibc_transfer']));
     await network.relayer!.idle();
@@ -95,7 +133,10 @@ describe('IBC between the EVM chain and the hub', () => {
   it('sends the voucher home from the EVM chain (eth_secp256k1 key): burnt there, unescrowed on the hub', async () => {
     const hubSide = await hubSigner();
     const { client, from, denom } = await evmSigner();
-    const r1 = await hubSide.client.sendIbcTokens(hubSide.from, from, { denom: 'uhub', amount: '5000' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+    const r1 = await hubSide.client.sendIbcTokens(hubSide.from, from, { denom: 'uhub', amount: '5000' }, 'transfer', 'channel-0', undefined, inTenMinutes(), {
+      amount: [],
+      gas: '300000',
+    });
     expect(r1.code).toBe(0);
     await network.relayer!.idle();
     expect((await client.getBalance(from, voucherOnEvm)).amount).toBe('5000');
@@ -108,7 +149,16 @@ describe('IBC between the EVM chain and the hub', () => {
     expect(total).toContainEqual({ denom: voucherOnEvm, amount: supplyBefore.toString() });
     expect(total.find((c) => c.denom === denom)?.amount).toBe((await bank.bank.supplyOf(denom)).amount);
     const hubBefore = BigInt((await hubSide.client.getBalance(hub.devAddresses[3]!, 'uhub')).amount);
-    const r2 = await client.sendIbcTokens(from, hub.devAddresses[3]!, { denom: voucherOnEvm, amount: '2000' }, 'transfer', 'channel-0', undefined, inTenMinutes(), fee(denom));
+    const r2 = await client.sendIbcTokens(
+      from,
+      hub.devAddresses[3]!,
+      { denom: voucherOnEvm, amount: '2000' },
+      'transfer',
+      'channel-0',
+      undefined,
+      inTenMinutes(),
+      fee(denom),
+    );
     expect(r2.code).toBe(0);
     expect(r2.events.map((e) => e.type)).toEqual(expect.arrayContaining(['burn', 'send_packet', 'ibc_transfer']));
     await network.relayer!.idle();
@@ -139,7 +189,10 @@ describe('IBC between the EVM chain and the hub', () => {
     network.relayer!.pause();
     const before = BigInt((await client.getBalance(from, 'uhub')).amount);
     const timeoutHeight = { revisionNumber: 9000n, revisionHeight: BigInt(network.evm!.height + 2) };
-    const r = await client.sendIbcTokens(from, receiver, { denom: 'uhub', amount: '777' }, 'transfer', 'channel-0', timeoutHeight, undefined, { amount: [], gas: '300000' });
+    const r = await client.sendIbcTokens(from, receiver, { denom: 'uhub', amount: '777' }, 'transfer', 'channel-0', timeoutHeight, undefined, {
+      amount: [],
+      gas: '300000',
+    });
     expect(r.code).toBe(0);
     expect(BigInt((await client.getBalance(from, 'uhub')).amount)).toBe(before - 777n);
     expect(network.relayer!.status().pending).toEqual([{ fromChainId: hub.chainId, sequence: expect.any(String), stage: 'receive' }]);
@@ -159,7 +212,10 @@ describe('IBC between the EVM chain and the hub', () => {
   it('refunds on an error acknowledgement (a receiver the EVM chain cannot decode)', async () => {
     const { client, from } = await hubSigner();
     const before = BigInt((await client.getBalance(from, 'uhub')).amount);
-    const r = await client.sendIbcTokens(from, 'not-an-address', { denom: 'uhub', amount: '4242' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+    const r = await client.sendIbcTokens(from, 'not-an-address', { denom: 'uhub', amount: '4242' }, 'transfer', 'channel-0', undefined, inTenMinutes(), {
+      amount: [],
+      gas: '300000',
+    });
     expect(r.code).toBe(0);
     await network.relayer!.idle();
     expect(BigInt((await client.getBalance(from, 'uhub')).amount)).toBe(before);
@@ -174,12 +230,14 @@ describe('IBC between the EVM chain and the hub', () => {
     expect(fungible.find((a) => a.key === 'ibccallbackerror-success')?.value).toBe('false');
     expect(fungible.find((a) => a.key === 'ibccallbackerror-receiver')?.value).toBe('not-an-address');
     expect(fungible.find((a) => a.key === 'ibccallbackerror-error')?.value).toMatch(/receiver/);
-    expect(last.events.some((e) => e.type === 'ibccallbackerror-message' && e.attributes.some((a) => a.key === 'ibccallbackerror-module' && a.value === 'transfer'))).toBe(true);
+    expect(
+      last.events.some((e) => e.type === 'ibccallbackerror-message' && e.attributes.some((a) => a.key === 'ibccallbackerror-module' && a.value === 'transfer')),
+    ).toBe(true);
     evm.disconnect();
     client.disconnect();
   });
 
-  it("verifies client updates: a header without +2/3 valid signatures is refused, the real one accepted", async () => {
+  it('verifies client updates: a header without +2/3 valid signatures is refused, the real one accepted', async () => {
     const { Any } = await import('cosmjs-types/google/protobuf/any');
     const { ClientState } = await import('cosmjs-types/ibc/lightclients/tendermint/v1/tendermint');
     const { tmHeaderAny, tmHeaderOf } = await import('../../src/ibc/light-client.js');
@@ -190,11 +248,21 @@ describe('IBC between the EVM chain and the hub', () => {
     const commit = (await evm.internals.blockStore.loadSeenCommit(h))!;
     const vals = evm.internals.consensus.state.lastValidators ?? evm.internals.consensus.state.validators;
     const cs = ClientState.decode(Any.decode(hub.app.ibcStore().get('clients/07-tendermint-0/clientState')!).value);
-    const header = (c: typeof commit) => tmHeaderAny(tmHeaderOf({ header: meta.header, commit: c, validators: vals, trustedHeight: cs.latestHeight, trustedValidators: vals }));
-    const forged = { ...commit, signatures: commit.signatures.map((sig) => ({ ...sig, signature: sig.signature && Uint8Array.from(sig.signature, (b, i) => (i === 0 ? b ^ 1 : b)) })) };
+    const header = (c: typeof commit) =>
+      tmHeaderAny(tmHeaderOf({ header: meta.header, commit: c, validators: vals, trustedHeight: cs.latestHeight, trustedValidators: vals }));
+    const forged = {
+      ...commit,
+      signatures: commit.signatures.map((sig) => ({ ...sig, signature: sig.signature && Uint8Array.from(sig.signature, (b, i) => (i === 0 ? b ^ 1 : b)) })),
+    };
     // Anyone else is refused: packet proofs are not verified, so only the network's relayer relays.
     const user = await hubSigner();
-    const byUser = await user.client.signAndBroadcast(user.from, [{ typeUrl: '/ibc.core.client.v1.MsgUpdateClient', value: { clientId: '07-tendermint-0', clientMessage: header(commit), signer: user.from } }], { amount: [], gas: '2000000' }).catch((e: Error) => e);
+    const byUser = await user.client
+      .signAndBroadcast(
+        user.from,
+        [{ typeUrl: '/ibc.core.client.v1.MsgUpdateClient', value: { clientId: '07-tendermint-0', clientMessage: header(commit), signer: user.from } }],
+        { amount: [], gas: '2000000' },
+      )
+      .catch((e: Error) => e);
     expect(String(byUser instanceof Error ? byUser.message : (byUser as { rawLog?: string }).rawLog)).toMatch(/only the network's relayer may submit/);
     user.client.disconnect();
     const { DirectSecp256k1Wallet } = await import('@cosmjs/proto-signing');
@@ -203,13 +271,19 @@ describe('IBC between the EVM chain and the hub', () => {
     const [relayerAccount] = await wallet.getAccounts();
     const from = relayerAccount!.address;
     const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
-    const update = (clientMessage: ReturnType<typeof header>) => client.signAndBroadcast(from, [{ typeUrl: '/ibc.core.client.v1.MsgUpdateClient', value: { clientId: '07-tendermint-0', clientMessage, signer: from } }], { amount: [], gas: '2000000' });
+    const update = (clientMessage: ReturnType<typeof header>) =>
+      client.signAndBroadcast(from, [{ typeUrl: '/ibc.core.client.v1.MsgUpdateClient', value: { clientId: '07-tendermint-0', clientMessage, signer: from } }], {
+        amount: [],
+        gas: '2000000',
+      });
     const refused = await update(header(forged));
     expect(refused.code).toBe(21);
     expect(refused.rawLog).toMatch(/insufficient voting power/);
     const accepted = await update(header(commit));
     expect(accepted.code).toBe(0);
-    expect(accepted.events.find((e) => e.type === 'update_client')?.attributes).toEqual(expect.arrayContaining([{ key: 'consensus_heights', value: `${cs.latestHeight.revisionNumber}-${h}` }]));
+    expect(accepted.events.find((e) => e.type === 'update_client')?.attributes).toEqual(
+      expect.arrayContaining([{ key: 'consensus_heights', value: `${cs.latestHeight.revisionNumber}-${h}` }]),
+    );
     client.disconnect();
   });
 });
@@ -223,7 +297,10 @@ describe('stopping a network whose relayer waits on a halted chain', () => {
       const client = await SigningStargateClient.connectWithSigner(h.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
       net.relayer!.pause();
       const receiver = toBech32(net.evm!.internals.app.evm.bech32Prefix, Buffer.from(net.evm!.accounts[1]!.address.slice(2), 'hex'));
-      const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: '5' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+      const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: '5' }, 'transfer', 'channel-0', undefined, inTenMinutes(), {
+        amount: [],
+        gas: '300000',
+      });
       expect(r.code).toBe(0);
       client.disconnect();
       // The EVM chain's only validator goes offline: it makes no more blocks, the relayer's receive waits.
@@ -239,7 +316,14 @@ describe('stopping a network whose relayer waits on a halted chain', () => {
 describe('a relay tx dropped from the mempool', () => {
   it('is given up after the inclusion timeout; the packet is relayed on a later round', async () => {
     const { network: net, hub: h } = await startEvmHubNetwork([], { inclusionTimeoutMs: 300 });
-    const rpc = async (method: string, params: unknown[] = []) => (await (await fetch(net.evm!.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown; error?: unknown };
+    const rpc = async (method: string, params: unknown[] = []) =>
+      (await (
+        await fetch(net.evm!.urls.jsonRpc!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        })
+      ).json()) as { result?: unknown; error?: unknown };
     try {
       const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
       const [from] = await wallet.getAccounts();
@@ -247,7 +331,10 @@ describe('a relay tx dropped from the mempool', () => {
       const receiver = toBech32(net.evm!.internals.app.evm.bech32Prefix, Buffer.from(net.evm!.accounts[2]!.address.slice(2), 'hex'));
       expect((await rpc('evm_setAutomine', [false])).error).toBeUndefined();
       net.relayer!.pause();
-      const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: '77' }, 'transfer', 'channel-0', undefined, inTenMinutes(), { amount: [], gas: '300000' });
+      const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: '77' }, 'transfer', 'channel-0', undefined, inTenMinutes(), {
+        amount: [],
+        gas: '300000',
+      });
       expect(r.code).toBe(0);
       client.disconnect();
       // The receive waits in the EVM mempool (no automine) and is dropped there.

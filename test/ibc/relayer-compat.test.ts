@@ -33,7 +33,14 @@ describe('staking Params, as relayers read them', () => {
       const tm = await Comet38Client.connect(rpc);
       const q = QueryClient.withExtensions(tm, setupStakingExtension);
       const { params } = await q.staking.params();
-      expect(params).toEqual({ unbondingTime: { seconds: 21n * 24n * 3600n, nanos: 0 }, maxValidators: 100, maxEntries: 7, historicalEntries: 10000, bondDenom: denom, minCommissionRate: '0' });
+      expect(params).toEqual({
+        unbondingTime: { seconds: 21n * 24n * 3600n, nanos: 0 },
+        maxValidators: 100,
+        maxEntries: 7,
+        historicalEntries: 10000,
+        bondDenom: denom,
+        minCommissionRate: '0',
+      });
       tm.disconnect();
     }
   });
@@ -45,7 +52,16 @@ describe('packet events for relayers of ibc-go v8 and v10', () => {
     const [from] = await wallet.getAccounts();
     const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { broadcastPollIntervalMs: 50 });
     const receiver = toBech32(network.evm!.internals.app.evm.bech32Prefix, Buffer.from(network.evm!.accounts[3]!.address.slice(2), 'hex'));
-    const r = await client.sendIbcTokens(from!.address, receiver, { denom: 'uhub', amount: '31' }, 'transfer', 'channel-0', undefined, Math.floor(Date.now() / 1000) + 600, { amount: [], gas: '300000' });
+    const r = await client.sendIbcTokens(
+      from!.address,
+      receiver,
+      { denom: 'uhub', amount: '31' },
+      'transfer',
+      'channel-0',
+      undefined,
+      Math.floor(Date.now() / 1000) + 600,
+      { amount: [], gas: '300000' },
+    );
     expect(r.code).toBe(0);
     await network.relayer!.idle();
     const attrs = (e: { attributes: readonly { key: string; value: string }[] } | undefined) => Object.fromEntries(e!.attributes.map((a) => [a.key, a.value]));
@@ -54,7 +70,12 @@ describe('packet events for relayers of ibc-go v8 and v10', () => {
     expect(data).toEqual({ amount: '31', denom: 'uhub', receiver, sender: from!.address });
     expect(Buffer.from(send['packet_data_hex']!, 'hex').toString()).toBe(send['packet_data']);
     // ibc-go v8's order: the text before the hex.
-    expect(r.events.find((e) => e.type === 'send_packet')!.attributes.map((a) => a.key).slice(0, 2)).toEqual(['packet_data', 'packet_data_hex']);
+    expect(
+      r.events
+        .find((e) => e.type === 'send_packet')!
+        .attributes.map((a) => a.key)
+        .slice(0, 2),
+    ).toEqual(['packet_data', 'packet_data_hex']);
 
     const evm = await StargateClient.connect(network.evm!.urls.rpc!);
     const recv = (await evm.searchTx(`recv_packet.packet_sequence='${send['packet_sequence']}'`)).at(-1)!;

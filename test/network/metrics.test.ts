@@ -81,12 +81,20 @@ function series(m: Map<string, Family>, name: string, labels: Record<string, str
 const value = (m: Map<string, Family>, name: string, labels: Record<string, string>) => Number(series(m, name, labels).value);
 
 async function ethRpc(method: string, params: unknown[]): Promise<unknown> {
-  const r = await fetch(evm.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const r = await fetch(evm.urls.jsonRpc!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await r.json()) as { result?: unknown }).result;
 }
 
 async function solRpc(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { message: string } }> {
-  const r = await fetch(svm.urls.rpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const r = await fetch(svm.urls.rpc!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await r.json()) as { result?: unknown; error?: { message: string } };
 }
 
@@ -98,13 +106,21 @@ describe('one /metrics for every chain of a network', () => {
   });
 
   it('counts the height and txs of the EVM chain and the hub, each under its chain_id', async () => {
-    const hash = (await ethRpc('eth_sendRawTransaction', [`0x${Buffer.from(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 0n })).toString('hex')}`])) as string;
+    const hash = (await ethRpc('eth_sendRawTransaction', [
+      `0x${Buffer.from(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 0n })).toString('hex')}`,
+    ])) as string;
     for (let j = 0; j < 500 && (await ethRpc('eth_getTransactionReceipt', [hash])) === null; j++) await new Promise((r) => setTimeout(r, 10));
     const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
     const [from] = await wallet.getAccounts();
-    const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, { gasPrice: GasPrice.fromString('0.025uhub'), broadcastPollIntervalMs: 50 });
+    const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet, {
+      gasPrice: GasPrice.fromString('0.025uhub'),
+      broadcastPollIntervalMs: 50,
+    });
     try {
-      const sent = await client.sendTokens(from!.address, hub.devAddresses[1]!, [{ denom: 'uhub', amount: '1000' }], { amount: [{ denom: 'uhub', amount: '5000' }], gas: '200000' });
+      const sent = await client.sendTokens(from!.address, hub.devAddresses[1]!, [{ denom: 'uhub', amount: '1000' }], {
+        amount: [{ denom: 'uhub', amount: '5000' }],
+        gas: '200000',
+      });
       expect(sent.code).toBe(0);
     } finally {
       client.disconnect();
@@ -154,7 +170,13 @@ describe('one /metrics for every chain of a network', () => {
 
 describe('a network without Prometheus', () => {
   it('opens no /metrics and counts nothing', async () => {
-    const plain = await startNetwork({ ibc: false, chains: [{ kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never }, { kind: 'hub', config: { rpc: { laddr: '' } } }] });
+    const plain = await startNetwork({
+      ibc: false,
+      chains: [
+        { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
+        { kind: 'hub', config: { rpc: { laddr: '' } } },
+      ],
+    });
     try {
       expect(plain.urls.metrics).toBeUndefined();
       expect(plain.evm!.internals.metrics).toBeUndefined();

@@ -66,7 +66,7 @@ describe('API keys and the global rate limit', () => {
     expect((await chains({ authorization: `Bearer ${key}` })).status).toBe(200);
   });
 
-  it('keys are the node\'s own: another node in the process refuses them', async () => {
+  it("keys are the node's own: another node in the process refuses them", async () => {
     expect(getApiKeyStore(f.node)).toBe(getApiKeyStore(f.node));
     const g = await startRoutingNode();
     try {
@@ -87,7 +87,11 @@ describe('API keys and the global rate limit', () => {
     expect(q.status).toBe(200);
     expect(q.headers.get('deprecation')).toBe('true');
     expect(q.headers.get('warning')).toBe('299 - "client_id is deprecated; use the authorization header"');
-    const b = await postJson(`${f.url}/v2/info/balances`, { client_id: 'my-app', chains: { [CHAIN_ID]: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' } } }, { authorization: key });
+    const b = await postJson(
+      `${f.url}/v2/info/balances`,
+      { client_id: 'my-app', chains: { [CHAIN_ID]: { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' } } },
+      { authorization: key },
+    );
     expect(b.status).toBe(200);
     expect(b.headers.get('deprecation')).toBe('true');
     const plain = await chains({ authorization: key });
@@ -113,7 +117,9 @@ describe('internal errors', () => {
       const r = await postJson(`${api.url}/v2/tx/track`, { chain_id: CHAIN_ID, tx_hash: 'AB'.repeat(32) });
       expect(r.status).toBe(500);
       expect(r.body).toEqual({ code: 2, message: 'internal server error', details: [] });
-      const logged = lines.map((l) => JSON.parse(l) as { msg: string; level: number; path?: string; err?: unknown }).filter((l) => l.msg === 'routing: internal server error');
+      const logged = lines
+        .map((l) => JSON.parse(l) as { msg: string; level: number; path?: string; err?: unknown })
+        .filter((l) => l.msg === 'routing: internal server error');
       expect(logged).toHaveLength(1);
       expect(logged[0]).toMatchObject({ level: 50, path: '/v2/tx/track' });
       expect(logged[0]!.err).toBeDefined();

@@ -53,7 +53,17 @@ beforeAll(async () => {
   api = await startRoutingServer(
     {
       chains: [a.adapter, b.adapter],
-      config: { enable: true, address: '127.0.0.1:0', rateLimitPerSecond: 0, rateLimitBurst: 0, submittedTimeoutMs: 60_000, stalledTimeoutMs: 60_000, prices: {}, publicUrl: '', erc20Tokens: [] },
+      config: {
+        enable: true,
+        address: '127.0.0.1:0',
+        rateLimitPerSecond: 0,
+        rateLimitBurst: 0,
+        submittedTimeoutMs: 60_000,
+        stalledTimeoutMs: 60_000,
+        prices: {},
+        publicUrl: '',
+        erc20Tokens: [],
+      },
       logger: pino({ level: 'silent' }),
       apiKeys: new MemoryApiKeyStore(),
       now: () => 0,

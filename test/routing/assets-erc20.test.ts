@@ -114,7 +114,13 @@ describe('ERC20s in /v2/fungible/assets', () => {
 });
 
 describe('Transfer logs the adapter remembers', () => {
-  const log = (address: string, topics: Uint8Array[], data: Uint8Array) => ({ address: new Address(Uint8Array.from(Buffer.from(address.slice(2), 'hex'))), topics, data, logIndex: 0, transactionIndex: 0 });
+  const log = (address: string, topics: Uint8Array[], data: Uint8Array) => ({
+    address: new Address(Uint8Array.from(Buffer.from(address.slice(2), 'hex'))),
+    topics,
+    data,
+    logIndex: 0,
+    transactionIndex: 0,
+  });
   const word = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : 0));
   const receipts = (logs: ReturnType<typeof log>[]) => [{ logs }] as unknown as EvmReceipt[];
 
@@ -152,10 +158,14 @@ describe('[routing] erc20-tokens at start', () => {
         config: { routing: { erc20Tokens: [bad] } },
         devnet: { extraAlloc: { [bad]: { code: '0x00' } } },
       }),
-    ).rejects.toThrow(`[routing] erc20-tokens: ${getAddress(bad)} is not an ERC20 contract: ${bad.toLowerCase()} is not an ERC20 contract (decimals returned 0 bytes)`);
+    ).rejects.toThrow(
+      `[routing] erc20-tokens: ${getAddress(bad)} is not an ERC20 contract: ${bad.toLowerCase()} is not an ERC20 contract (decimals returned 0 bytes)`,
+    );
   });
 
   it('refuses a value that is not an address', async () => {
-    await expect(startTestNode({ config: { routing: { erc20Tokens: ['0x1234'] } } })).rejects.toThrow('[routing] erc20-tokens: "0x1234" is not a contract address (0x and 40 hex digits)');
+    await expect(startTestNode({ config: { routing: { erc20Tokens: ['0x1234'] } } })).rejects.toThrow(
+      '[routing] erc20-tokens: "0x1234" is not a contract address (0x and 40 hex digits)',
+    );
   });
 });

@@ -33,7 +33,12 @@ const EVM_VOUCHER = `ibc/${denomHashHex('transfer/channel-0/achainlet')}`;
 beforeAll(async () => {
   network = await startNetwork({
     chains: [
-      { kind: 'evm', config: mergeConfig(mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never), { routing: { rateLimitBurst: 10_000, rateLimitPerSecond: 10_000 } } as never) as never },
+      {
+        kind: 'evm',
+        config: mergeConfig(mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never), {
+          routing: { rateLimitBurst: 10_000, rateLimitPerSecond: 10_000 },
+        } as never) as never,
+      },
       { kind: 'hub', config: { rpc: { laddr: 'tcp://127.0.0.1:0' } } },
       { kind: 'svm', rpc: '', slotMs: 0 },
     ],
@@ -69,7 +74,16 @@ async function hubToEvm(amount: string): Promise<void> {
   const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet);
   const msg = {
     typeUrl: '/ibc.applications.transfer.v1.MsgTransfer',
-    value: { sourcePort: 'transfer', sourceChannel: 'channel-0', token: { denom: 'uhub', amount }, sender: from!.address, receiver, timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n }, timeoutTimestamp: BigInt(Date.now() + 600_000) * 1_000_000n, memo: '' },
+    value: {
+      sourcePort: 'transfer',
+      sourceChannel: 'channel-0',
+      token: { denom: 'uhub', amount },
+      sender: from!.address,
+      receiver,
+      timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
+      timeoutTimestamp: BigInt(Date.now() + 600_000) * 1_000_000n,
+      memo: '',
+    },
   };
   const signed = await client.sign(from!.address, [msg], { amount: [], gas: '300000' }, '');
   client.disconnect();
@@ -80,7 +94,12 @@ async function hubToEvm(amount: string): Promise<void> {
 /** achainlet from the EVM chain to the hub through the ICS-20 precompile, with viem. */
 async function evmToHub(amount: bigint): Promise<void> {
   const evm = network.evm!;
-  const chain = defineChain({ id: evm.evmChainId, name: 'chainlet', nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 }, rpcUrls: { default: { http: [evm.urls.jsonRpc!] } } });
+  const chain = defineChain({
+    id: evm.evmChainId,
+    name: 'chainlet',
+    nativeCurrency: { name: 'T', symbol: 'T', decimals: 18 },
+    rpcUrls: { default: { http: [evm.urls.jsonRpc!] } },
+  });
   const account = privateKeyToAccount(evm.accounts[4]!.privateKey as `0x${string}`);
   const pub = createPublicClient({ chain, transport: http() });
   const wallet = createWalletClient({ account, chain, transport: http() });
@@ -92,14 +111,27 @@ async function evmToHub(amount: bigint): Promise<void> {
     address: '0x0000000000000000000000000000000000000802',
     abi,
     functionName: 'transfer',
-    args: ['transfer', 'channel-0', 'achainlet', amount, account.address, hub.devAddresses[4]!, { revisionNumber: 0n, revisionHeight: 0n }, BigInt(Date.now() + 600_000) * 1_000_000n, ''],
+    args: [
+      'transfer',
+      'channel-0',
+      'achainlet',
+      amount,
+      account.address,
+      hub.devAddresses[4]!,
+      { revisionNumber: 0n, revisionHeight: 0n },
+      BigInt(Date.now() + 600_000) * 1_000_000n,
+      '',
+    ],
   });
   expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success');
 }
 
 describe('bridges and venues', () => {
   it('lists IBC as the one bridge and no venues', async () => {
-    expect(await get('/v2/info/bridges')).toEqual({ status: 200, body: { bridges: [{ id: 'IBC', name: 'IBC', logo_uri: expect.stringMatching(/^https:\/\/.*ibc.*\.svg$/) }] } });
+    expect(await get('/v2/info/bridges')).toEqual({
+      status: 200,
+      body: { bridges: [{ id: 'IBC', name: 'IBC', logo_uri: expect.stringMatching(/^https:\/\/.*ibc.*\.svg$/) }] },
+    });
     expect(await get('/v2/fungible/venues')).toEqual({ status: 200, body: { venues: [] } });
     expect(await get('/v2/fungible/venues?only_testnets=true')).toEqual({ status: 200, body: { venues: [] } });
     expect((await get('/v2/fungible/venues?only_testnets=maybe')).body).toMatchObject({ code: 3 });
@@ -129,20 +161,45 @@ describe('/v2/fungible/assets', () => {
       coingecko_id: null,
       recommended_symbol: 'CHAINLET',
     });
-    expect(body.chain_to_assets_map[hub.chainId].assets[0]).toMatchObject({ denom: 'uhub', chain_id: hub.chainId, origin_chain_id: hub.chainId, trace: '', decimals: 6, symbol: 'HUB', is_evm: false });
+    expect(body.chain_to_assets_map[hub.chainId].assets[0]).toMatchObject({
+      denom: 'uhub',
+      chain_id: hub.chainId,
+      origin_chain_id: hub.chainId,
+      trace: '',
+      decimals: 6,
+      symbol: 'HUB',
+      is_evm: false,
+    });
   });
 
   it('adds the EVM face with include_evm_assets and the SVM chain with include_svm_assets', async () => {
     const evm = (await get('/v2/fungible/assets?include_evm_assets=true')).body.chain_to_assets_map;
     expect(Object.keys(evm)).toContain(evmId);
-    expect(evm[evmId].assets).toEqual([expect.objectContaining({ denom: 'chainlet-native', chain_id: evmId, origin_denom: 'chainlet-native', origin_chain_id: evmId, is_evm: true, decimals: 18, symbol: 'CHAINLET' })]);
+    expect(evm[evmId].assets).toEqual([
+      expect.objectContaining({
+        denom: 'chainlet-native',
+        chain_id: evmId,
+        origin_denom: 'chainlet-native',
+        origin_chain_id: evmId,
+        is_evm: true,
+        decimals: 18,
+        symbol: 'CHAINLET',
+      }),
+    ]);
     expect(Object.keys(evm)).not.toContain('solana-devnet');
 
     const sol = (await get('/v2/fungible/assets?include_svm_assets=true&chain_ids=solana-devnet')).body.chain_to_assets_map;
     expect(Object.keys(sol)).toEqual(['solana-devnet']);
     expect(sol['solana-devnet'].assets).toEqual([
       expect.objectContaining({ denom: 'solana-native', is_svm: true, decimals: 9, symbol: 'SOL', token_contract: null }),
-      expect.objectContaining({ denom: svm.ledger.mint, token_contract: svm.ledger.mint, is_svm: true, decimals: 6, symbol: 'USDC', origin_chain_id: 'solana-devnet' }),
+      expect.objectContaining({
+        denom: svm.ledger.mint,
+        token_contract: svm.ledger.mint,
+        is_svm: true,
+        decimals: 6,
+        symbol: 'USDC',
+        origin_chain_id: 'solana-devnet',
+      }),
     ]);
     // Named but not included: EVM and SVM faces need their include flag, as /v2/info/chains does.
     expect((await get(`/v2/fungible/assets?chain_ids=${evmId},solana-devnet`)).body.chain_to_assets_map).toEqual({});
@@ -150,7 +207,9 @@ describe('/v2/fungible/assets', () => {
 
   it('limits to chain_ids (repeated, [] or comma forms)', async () => {
     expect(Object.keys((await get(`/v2/fungible/assets?chain_ids=${hub.chainId}`)).body.chain_to_assets_map)).toEqual([hub.chainId]);
-    expect(Object.keys((await get(`/v2/fungible/assets?chain_ids[]=${hub.chainId}&chain_ids[]=${cosmosId}`)).body.chain_to_assets_map).sort()).toEqual([cosmosId, hub.chainId].sort());
+    expect(Object.keys((await get(`/v2/fungible/assets?chain_ids[]=${hub.chainId}&chain_ids[]=${cosmosId}`)).body.chain_to_assets_map).sort()).toEqual(
+      [cosmosId, hub.chainId].sort(),
+    );
     expect(Object.keys((await get(`/v2/fungible/assets?chain_ids=${evmId}&include_evm_assets=true`)).body.chain_to_assets_map)).toEqual([evmId]);
   });
 
@@ -190,7 +249,13 @@ describe('IBC vouchers', () => {
       coingecko_id: null,
       recommended_symbol: 'HUB',
     });
-    expect(map[hub.chainId].assets.find((a: any) => a.denom === EVM_VOUCHER)).toMatchObject({ origin_denom: 'achainlet', origin_chain_id: cosmosId, trace: 'transfer/channel-0', decimals: 18, symbol: 'CHAINLET' });
+    expect(map[hub.chainId].assets.find((a: any) => a.denom === EVM_VOUCHER)).toMatchObject({
+      origin_denom: 'achainlet',
+      origin_chain_id: cosmosId,
+      trace: 'transfer/channel-0',
+      decimals: 18,
+      symbol: 'CHAINLET',
+    });
     // Vouchers are bank coins: never on the EVM face.
     const evmFace = (await get(`/v2/fungible/assets?include_evm_assets=true&chain_ids=${evmId}`)).body.chain_to_assets_map[evmId].assets;
     expect(denoms(evmFace)).toEqual(['chainlet-native']);
@@ -216,7 +281,10 @@ describe('IBC vouchers', () => {
     expect(r.body.origin_assets[1]).toMatchObject({ asset_found: true, asset: { denom: 'achainlet', chain_id: cosmosId, trace: '', decimals: 18 } });
     expect(r.body.origin_assets[2]).toMatchObject({ asset_found: true, asset: { denom: 'uhub', chain_id: hub.chainId } });
     expect(r.body.origin_assets[3]).toEqual({ asset: null, asset_found: false });
-    expect(await post('/v2/fungible/ibc_origin_assets', { assets: [{ denom: 'uhub' }] })).toEqual({ status: 400, body: { code: 3, message: 'Must supply denom and chain_id', details: [] } });
+    expect(await post('/v2/fungible/ibc_origin_assets', { assets: [{ denom: 'uhub' }] })).toEqual({
+      status: 400,
+      body: { code: 3, message: 'Must supply denom and chain_id', details: [] },
+    });
     expect((await post('/v2/fungible/ibc_origin_assets', { assets: [{ denom: 'uhub', chain_id: 'nope-1' }] })).status).toBe(404);
   });
 });
@@ -227,50 +295,97 @@ describe('assets between chains, from a source, and recommendations', () => {
     expect(r.status).toBe(200);
     const pairs = r.body.assets_between_chains as any[];
     const uhub = pairs.find((p) => p.asset_on_source.denom === 'uhub');
-    expect(uhub).toMatchObject({ asset_on_dest: { denom: HUB_VOUCHER, chain_id: cosmosId, origin_denom: 'uhub', origin_chain_id: hub.chainId, trace: 'transfer/channel-0', decimals: 6 }, txs_required: 1, bridges: ['IBC'] });
+    expect(uhub).toMatchObject({
+      asset_on_dest: { denom: HUB_VOUCHER, chain_id: cosmosId, origin_denom: 'uhub', origin_chain_id: hub.chainId, trace: 'transfer/channel-0', decimals: 6 },
+      txs_required: 1,
+      bridges: ['IBC'],
+    });
     const home = pairs.find((p) => p.asset_on_source.denom === EVM_VOUCHER);
     expect(home).toMatchObject({ asset_on_dest: { denom: 'achainlet', chain_id: cosmosId, trace: '', decimals: 18 }, txs_required: 1, bridges: ['IBC'] });
   });
 
   it('assets_between_chains EVM chain → hub, from either face', async () => {
-    const cosmos = (await post('/v2/fungible/assets_between_chains', { source_chain_id: cosmosId, dest_chain_id: hub.chainId })).body.assets_between_chains as any[];
-    expect(cosmos.map((p) => [p.asset_on_source.denom, p.asset_on_dest.denom]).sort()).toEqual([
-      ['achainlet', EVM_VOUCHER],
-      [HUB_VOUCHER, 'uhub'],
-    ].sort());
+    const cosmos = (await post('/v2/fungible/assets_between_chains', { source_chain_id: cosmosId, dest_chain_id: hub.chainId })).body
+      .assets_between_chains as any[];
+    expect(cosmos.map((p) => [p.asset_on_source.denom, p.asset_on_dest.denom]).sort()).toEqual(
+      [
+        ['achainlet', EVM_VOUCHER],
+        [HUB_VOUCHER, 'uhub'],
+      ].sort(),
+    );
     // The EVM face's assets are EVM assets: listed only with include_evm_assets.
-    expect((await post('/v2/fungible/assets_between_chains', { source_chain_id: evmId, dest_chain_id: hub.chainId })).body).toEqual({ assets_between_chains: [] });
-    const evm = (await post('/v2/fungible/assets_between_chains', { source_chain_id: Number(evmId), dest_chain_id: hub.chainId, include_evm_assets: true })).body.assets_between_chains as any[];
-    expect(evm).toEqual([expect.objectContaining({ asset_on_source: expect.objectContaining({ denom: 'chainlet-native', is_evm: true }), asset_on_dest: expect.objectContaining({ denom: EVM_VOUCHER, chain_id: hub.chainId }) })]);
+    expect((await post('/v2/fungible/assets_between_chains', { source_chain_id: evmId, dest_chain_id: hub.chainId })).body).toEqual({
+      assets_between_chains: [],
+    });
+    const evm = (await post('/v2/fungible/assets_between_chains', { source_chain_id: Number(evmId), dest_chain_id: hub.chainId, include_evm_assets: true }))
+      .body.assets_between_chains as any[];
+    expect(evm).toEqual([
+      expect.objectContaining({
+        asset_on_source: expect.objectContaining({ denom: 'chainlet-native', is_evm: true }),
+        asset_on_dest: expect.objectContaining({ denom: EVM_VOUCHER, chain_id: hub.chainId }),
+      }),
+    ]);
     // The GET form (what @skip-go/client sends).
-    expect((await get(`/v2/fungible/assets_between_chains?source_chain_id=${cosmosId}&dest_chain_id=${hub.chainId}`)).body.assets_between_chains).toHaveLength(2);
+    expect((await get(`/v2/fungible/assets_between_chains?source_chain_id=${cosmosId}&dest_chain_id=${hub.chainId}`)).body.assets_between_chains).toHaveLength(
+      2,
+    );
     // No channel to the SVM chain.
-    expect((await post('/v2/fungible/assets_between_chains', { source_chain_id: hub.chainId, dest_chain_id: 'solana-devnet' })).body).toEqual({ assets_between_chains: [] });
+    expect((await post('/v2/fungible/assets_between_chains', { source_chain_id: hub.chainId, dest_chain_id: 'solana-devnet' })).body).toEqual({
+      assets_between_chains: [],
+    });
   });
 
   it('assets_between_chains rejects bad requests', async () => {
-    expect(await post('/v2/fungible/assets_between_chains', { source_chain_id: hub.chainId })).toEqual({ status: 400, body: { code: 3, message: 'Must supply dest_chain_id', details: [] } });
-    expect((await post('/v2/fungible/assets_between_chains', { source_chain_id: hub.chainId, dest_chain_id: cosmosId, include_evm_assets: 'yes' })).body).toMatchObject({ code: 3 });
+    expect(await post('/v2/fungible/assets_between_chains', { source_chain_id: hub.chainId })).toEqual({
+      status: 400,
+      body: { code: 3, message: 'Must supply dest_chain_id', details: [] },
+    });
+    expect(
+      (await post('/v2/fungible/assets_between_chains', { source_chain_id: hub.chainId, dest_chain_id: cosmosId, include_evm_assets: 'yes' })).body,
+    ).toMatchObject({ code: 3 });
     expect((await post('/v2/fungible/assets_between_chains', { source_chain_id: hub.chainId, dest_chain_id: ['x'] })).body).toMatchObject({ code: 3 });
-    expect(await post('/v2/fungible/assets_between_chains', { source_chain_id: 'nope-1', dest_chain_id: cosmosId })).toEqual({ status: 404, body: { code: 5, message: 'chain ID not supported', details: [] } });
+    expect(await post('/v2/fungible/assets_between_chains', { source_chain_id: 'nope-1', dest_chain_id: cosmosId })).toEqual({
+      status: 404,
+      body: { code: 5, message: 'chain ID not supported', details: [] },
+    });
   });
 
   it('assets_from_source lists where one transfer takes an asset', async () => {
     const r = await post('/v2/fungible/assets_from_source', { source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, allow_multi_tx: false });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ dest_assets: { [cosmosId]: { assets: [expect.objectContaining({ denom: HUB_VOUCHER, origin_chain_id: hub.chainId, decimals: 6 })] } } });
+    expect(r.body).toEqual({
+      dest_assets: { [cosmosId]: { assets: [expect.objectContaining({ denom: HUB_VOUCHER, origin_chain_id: hub.chainId, decimals: 6 })] } },
+    });
     // achainlet reaches the hub from both faces of the EVM chain.
     const fromEvm = await post('/v2/fungible/assets_from_source', { source_asset_denom: 'chainlet-native', source_asset_chain_id: evmId });
     expect(denoms(fromEvm.body.dest_assets[hub.chainId].assets)).toEqual([EVM_VOUCHER]);
     // native_only keeps only the way home.
-    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, native_only: true })).body).toEqual({ dest_assets: {} });
-    expect(denoms((await post('/v2/fungible/assets_from_source', { source_asset_denom: HUB_VOUCHER, source_asset_chain_id: cosmosId, native_only: true })).body.dest_assets[hub.chainId].assets)).toEqual(['uhub']);
+    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, native_only: true })).body).toEqual(
+      { dest_assets: {} },
+    );
+    expect(
+      denoms(
+        (await post('/v2/fungible/assets_from_source', { source_asset_denom: HUB_VOUCHER, source_asset_chain_id: cosmosId, native_only: true })).body
+          .dest_assets[hub.chainId].assets,
+      ),
+    ).toEqual(['uhub']);
     // An SPL mint goes nowhere.
-    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: svm.ledger.mint, source_asset_chain_id: 'solana-devnet' })).body).toEqual({ dest_assets: {} });
+    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: svm.ledger.mint, source_asset_chain_id: 'solana-devnet' })).body).toEqual({
+      dest_assets: {},
+    });
     // Bad requests.
-    expect((await post('/v2/fungible/assets_from_source', { source_asset_chain_id: hub.chainId })).body).toEqual({ code: 3, message: 'Must supply source_asset_denom', details: [] });
-    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: 'nope', source_asset_chain_id: hub.chainId })).body).toMatchObject({ code: 3, message: expect.stringContaining('Invalid source_asset_denom') });
-    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, allow_multi_tx: 1 })).status).toBe(400);
+    expect((await post('/v2/fungible/assets_from_source', { source_asset_chain_id: hub.chainId })).body).toEqual({
+      code: 3,
+      message: 'Must supply source_asset_denom',
+      details: [],
+    });
+    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: 'nope', source_asset_chain_id: hub.chainId })).body).toMatchObject({
+      code: 3,
+      message: expect.stringContaining('Invalid source_asset_denom'),
+    });
+    expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, allow_multi_tx: 1 })).status).toBe(
+      400,
+    );
     expect((await post('/v2/fungible/assets_from_source', { source_asset_denom: 'uhub', source_asset_chain_id: 'nope-1' })).status).toBe(404);
   });
 
@@ -287,16 +402,38 @@ describe('assets between chains, from a source, and recommendations', () => {
     });
     expect(r.status).toBe(200);
     const e = r.body.recommendation_entries;
-    expect(e[0]).toEqual({ recommendations: [{ asset: expect.objectContaining({ denom: HUB_VOUCHER, chain_id: cosmosId, trace: 'transfer/channel-0', decimals: 6 }), reason: 'DIRECT' }], error: null });
-    expect(e[1]).toEqual({ recommendations: [{ asset: expect.objectContaining({ denom: 'uhub', chain_id: hub.chainId, trace: '' }), reason: 'BASE_TOKEN' }], error: null });
-    expect(e[2].recommendations).toEqual([{ asset: expect.objectContaining({ denom: 'chainlet-native', chain_id: evmId, is_evm: true }), reason: 'BASE_TOKEN' }]);
+    expect(e[0]).toEqual({
+      recommendations: [
+        { asset: expect.objectContaining({ denom: HUB_VOUCHER, chain_id: cosmosId, trace: 'transfer/channel-0', decimals: 6 }), reason: 'DIRECT' },
+      ],
+      error: null,
+    });
+    expect(e[1]).toEqual({
+      recommendations: [{ asset: expect.objectContaining({ denom: 'uhub', chain_id: hub.chainId, trace: '' }), reason: 'BASE_TOKEN' }],
+      error: null,
+    });
+    expect(e[2].recommendations).toEqual([
+      { asset: expect.objectContaining({ denom: 'chainlet-native', chain_id: evmId, is_evm: true }), reason: 'BASE_TOKEN' },
+    ]);
     expect(e[3]).toEqual({ recommendations: [], error: { message: 'no recommendation found' } });
     expect(e[4].error.message).toMatch(/not found/);
     expect(e[5]).toEqual({ recommendations: [], error: { message: 'no recommendation found' } });
 
-    expect(await post('/v2/fungible/recommend_assets', { requests: [{ dest_chain_id: cosmosId }] })).toEqual({ status: 400, body: { code: 3, message: 'Must supply source_asset', details: [] } });
-    expect((await post('/v2/fungible/recommend_assets', { requests: [{ source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, dest_chain_id: cosmosId, reason: 'CHEAPEST' }] })).status).toBe(400);
-    expect((await post('/v2/fungible/recommend_assets', { requests: [{ source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, dest_chain_id: 'nope-1' }] })).status).toBe(404);
+    expect(await post('/v2/fungible/recommend_assets', { requests: [{ dest_chain_id: cosmosId }] })).toEqual({
+      status: 400,
+      body: { code: 3, message: 'Must supply source_asset', details: [] },
+    });
+    expect(
+      (
+        await post('/v2/fungible/recommend_assets', {
+          requests: [{ source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, dest_chain_id: cosmosId, reason: 'CHEAPEST' }],
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await post('/v2/fungible/recommend_assets', { requests: [{ source_asset_denom: 'uhub', source_asset_chain_id: hub.chainId, dest_chain_id: 'nope-1' }] }))
+        .status,
+    ).toBe(404);
     expect((await post('/v2/fungible/recommend_assets', {})).status).toBe(400);
   });
 });
@@ -310,14 +447,24 @@ describe('@skip-go/client against the node', () => {
 
     const assets = (await skip.assets({ includeEvmAssets: true }))!;
     expect(Object.keys(assets).sort()).toEqual([cosmosId, evmId, hub.chainId].sort());
-    expect(assets[cosmosId]!.find((a) => a.denom === HUB_VOUCHER)).toMatchObject({ originChainId: hub.chainId, originDenom: 'uhub', trace: 'transfer/channel-0', decimals: 6, isEvm: false });
+    expect(assets[cosmosId]!.find((a) => a.denom === HUB_VOUCHER)).toMatchObject({
+      originChainId: hub.chainId,
+      originDenom: 'uhub',
+      trace: 'transfer/channel-0',
+      decimals: 6,
+      isEvm: false,
+    });
     expect(assets[evmId]).toEqual([expect.objectContaining({ denom: 'chainlet-native', isEvm: true })]);
     const hubOnly = (await skip.assets({ chainIds: [hub.chainId], nativeOnly: true }))!;
     expect(Object.keys(hubOnly)).toEqual([hub.chainId]);
     expect(hubOnly[hub.chainId]!.map((a) => a.denom)).toEqual(['uhub']);
 
     const between = (await skip.assetsBetweenChains({ sourceChainId: hub.chainId, destChainId: cosmosId }))!;
-    expect(between.assetsBetweenChains?.find((p) => p.assetOnSource?.denom === 'uhub')).toMatchObject({ assetOnDest: { denom: HUB_VOUCHER, decimals: 6 }, txsRequired: 1, bridges: ['IBC'] });
+    expect(between.assetsBetweenChains?.find((p) => p.assetOnSource?.denom === 'uhub')).toMatchObject({
+      assetOnDest: { denom: HUB_VOUCHER, decimals: 6 },
+      txsRequired: 1,
+      bridges: ['IBC'],
+    });
 
     const from = (await skip.assetsFromSource({ sourceAssetDenom: 'uhub', sourceAssetChainId: hub.chainId }))!;
     expect(from[cosmosId]!.map((a) => a.denom)).toEqual([HUB_VOUCHER]);

@@ -14,7 +14,7 @@ let f: RoutingFixture;
 
 beforeAll(async () => {
   f = await startRoutingNode({
-        consensus: { mode: 'manual' },
+    consensus: { mode: 'manual' },
     // Keys are matched case-insensitively; the token is priced by its checksummed address.
     routing: { prices: { achainlet: '2.5', [TOKEN]: '0.1' } },
   });
@@ -55,7 +55,10 @@ describe('POST /v2/info/balances', () => {
   });
 
   it('reads ERC20 balances through the EVM (balanceOf, decimals)', async () => {
-    const r = await balances({ [EVM_CHAIN_ID]: { address: HOLDER, denoms: [TOKEN] }, [CHAIN_ID]: { address: account.address, denoms: [`erc20/${TOKEN.toLowerCase()}`] } });
+    const r = await balances({
+      [EVM_CHAIN_ID]: { address: HOLDER, denoms: [TOKEN] },
+      [CHAIN_ID]: { address: account.address, denoms: [`erc20/${TOKEN.toLowerCase()}`] },
+    });
     expect(r.status).toBe(200);
     expect(r.body.chains[EVM_CHAIN_ID].denoms[TOKEN]).toEqual({
       amount: '123456789',

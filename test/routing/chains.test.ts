@@ -62,7 +62,9 @@ describe('GET /v2/info/chains', () => {
     const low = MIN_GAS_PRICE > baseFee ? MIN_GAS_PRICE : baseFee;
     const high = 2n * baseFee > MIN_GAS_PRICE ? 2n * baseFee : MIN_GAS_PRICE;
     for (const c of body.chains) {
-      expect(c.fee_assets).toEqual([{ denom: 'achainlet', gas_price: { low: low.toString(), average: ((low + high + 1n) / 2n).toString(), high: high.toString() } }]);
+      expect(c.fee_assets).toEqual([
+        { denom: 'achainlet', gas_price: { low: low.toString(), average: ((low + high + 1n) / 2n).toString(), high: high.toString() } },
+      ]);
       for (const v of Object.values(c.fee_assets[0].gas_price)) expect(v).toMatch(/^\d+$/);
     }
   });

@@ -20,7 +20,12 @@ const GAS_REPORTER = '0x00000000000000000000000000000000000E1002';
 const CLIENT_TIMEOUT_MS = 30_000;
 
 async function post(url: string, body: unknown): Promise<{ status: number; body: any }> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+  });
   return { status: r.status, body: await r.json() };
 }
 
@@ -37,7 +42,11 @@ describe('ERC-20 reads under [json-rpc] evm-timeout', () => {
   beforeAll(async () => {
     // No gas cap and no block gas limit (2^32 - 1 gas, minutes of looping): only the timeout stops the loop.
     const node = await startTestNode({
-      config: { consensus: { mode: 'manual' }, jsonRpc: { gasCap: 0n, evmTimeoutMs: 2_000 }, routing: { erc20Tokens: [ENDLESS], rateLimitPerSecond: 10_000, rateLimitBurst: 10_000 } },
+      config: {
+        consensus: { mode: 'manual' },
+        jsonRpc: { gasCap: 0n, evmTimeoutMs: 2_000 },
+        routing: { erc20Tokens: [ENDLESS], rateLimitPerSecond: 10_000, rateLimitBurst: 10_000 },
+      },
       devnet: { blockMaxGas: -1 },
     });
     f = { node, url: node.urls.routing!, api: undefined, stop: () => node.stop() };

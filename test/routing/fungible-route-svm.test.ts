@@ -16,7 +16,12 @@ let svm: SvmChain;
 let url: string;
 
 beforeAll(async () => {
-  network = await startNetwork({ chains: [{ kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never }, { kind: 'svm', rpc: '', slotMs: 0 }] });
+  network = await startNetwork({
+    chains: [
+      { kind: 'evm', config: mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never) as never },
+      { kind: 'svm', rpc: '', slotMs: 0 },
+    ],
+  });
   svm = network.chains.find((c): c is SvmChain => c.kind === 'svm')!;
   url = network.urls.routing!;
 });
@@ -47,9 +52,26 @@ describe('/v2/fungible/msgs on the SVM chain', () => {
     const [from, to] = [svm.ledger.devAccounts[0]!, svm.ledger.devAccounts[9]!];
     const mint = svm.ledger.mint;
     const fresh = (await import('@solana/kit')).getBase58Decoder().decode(crypto.getRandomValues(new Uint8Array(32)));
-    const route = await post('/v2/fungible/route', { amount_in: '1500000', source_asset_denom: mint, source_asset_chain_id: svm.chainId, dest_asset_denom: mint, dest_asset_chain_id: svm.chainId });
-    expect(route.body).toMatchObject({ required_chain_addresses: [svm.chainId, svm.chainId], operations: [{ bank_send: { chain_id: svm.chainId, denom: mint } }], does_swap: false });
-    const msgs = await post('/v2/fungible/msgs', { amount_in: '1500000', source_asset_denom: mint, source_asset_chain_id: svm.chainId, dest_asset_denom: mint, dest_asset_chain_id: svm.chainId, address_list: [from.address, fresh] });
+    const route = await post('/v2/fungible/route', {
+      amount_in: '1500000',
+      source_asset_denom: mint,
+      source_asset_chain_id: svm.chainId,
+      dest_asset_denom: mint,
+      dest_asset_chain_id: svm.chainId,
+    });
+    expect(route.body).toMatchObject({
+      required_chain_addresses: [svm.chainId, svm.chainId],
+      operations: [{ bank_send: { chain_id: svm.chainId, denom: mint } }],
+      does_swap: false,
+    });
+    const msgs = await post('/v2/fungible/msgs', {
+      amount_in: '1500000',
+      source_asset_denom: mint,
+      source_asset_chain_id: svm.chainId,
+      dest_asset_denom: mint,
+      dest_asset_chain_id: svm.chainId,
+      address_list: [from.address, fresh],
+    });
     expect(msgs.status).toBe(200);
     expect(msgs.body.txs[0].svm_tx).toMatchObject({ chain_id: svm.chainId, signer_address: from.address });
     const before = BigInt(await balance(from.address, mint));
@@ -57,17 +79,37 @@ describe('/v2/fungible/msgs on the SVM chain', () => {
     expect(await balance(fresh, mint)).toBe('1500000');
     expect(BigInt(await balance(from.address, mint))).toBe(before - 1_500_000n);
 
-    const sol = await post('/v2/fungible/msgs', { amount_in: '1000000', source_asset_denom: 'solana-native', source_asset_chain_id: svm.chainId, dest_asset_denom: 'solana-native', dest_asset_chain_id: svm.chainId, address_list: [from.address, to.address] });
+    const sol = await post('/v2/fungible/msgs', {
+      amount_in: '1000000',
+      source_asset_denom: 'solana-native',
+      source_asset_chain_id: svm.chainId,
+      dest_asset_denom: 'solana-native',
+      dest_asset_chain_id: svm.chainId,
+      address_list: [from.address, to.address],
+    });
     const solBefore = BigInt(await balance(to.address, 'sol'));
     await signAndSubmit(sol.body.txs[0].svm_tx.tx, from.secretKey);
     expect(BigInt(await balance(to.address, 'sol'))).toBe(solBefore + 1_000_000n);
   });
 
   it('no route off the SVM chain; a bad address is InvalidArgument', async () => {
-    const off = await post('/v2/fungible/route', { amount_in: '1', source_asset_denom: svm.ledger.mint, source_asset_chain_id: svm.chainId, dest_asset_denom: 'achainlet', dest_asset_chain_id: network.evm!.chainId });
+    const off = await post('/v2/fungible/route', {
+      amount_in: '1',
+      source_asset_denom: svm.ledger.mint,
+      source_asset_chain_id: svm.chainId,
+      dest_asset_denom: 'achainlet',
+      dest_asset_chain_id: network.evm!.chainId,
+    });
     expect(off.status).toBe(404);
     expect(off.body).toMatchObject({ code: 5, message: expect.stringMatching(/no bridge/) });
-    const bad = await post('/v2/fungible/msgs', { amount_in: '1', source_asset_denom: 'sol', source_asset_chain_id: svm.chainId, dest_asset_denom: 'sol', dest_asset_chain_id: svm.chainId, address_list: [svm.ledger.devAccounts[0]!.address, '0xnot'] });
+    const bad = await post('/v2/fungible/msgs', {
+      amount_in: '1',
+      source_asset_denom: 'sol',
+      source_asset_chain_id: svm.chainId,
+      dest_asset_denom: 'sol',
+      dest_asset_chain_id: svm.chainId,
+      address_list: [svm.ledger.devAccounts[0]!.address, '0xnot'],
+    });
     expect(bad.body).toMatchObject({ code: 3, message: expect.stringMatching(/base58/) });
   });
 });

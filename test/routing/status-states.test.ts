@@ -51,15 +51,15 @@ class ScriptedChain {
   env(): RoutingEnv {
     const okCheck: ResponseCheckTx = { code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 21_000, gasUsed: 0, events: [], codespace: '' };
     const chainInfo = {
-        cosmosChainId: COSMOS,
-        evmChainId: EVM,
-        chainName: 'fake',
-        prettyName: 'Fake',
-        bech32Prefix: 'fake',
-        denom: 'afake',
-        displayDenom: 'fake',
-        decimals: 18,
-        isTestnet: true,
+      cosmosChainId: COSMOS,
+      evmChainId: EVM,
+      chainName: 'fake',
+      prettyName: 'Fake',
+      bech32Prefix: 'fake',
+      denom: 'afake',
+      displayDenom: 'fake',
+      decimals: 18,
+      isTestnet: true,
     };
     const adapter: RoutingChain = {
       chain: chainInfo,

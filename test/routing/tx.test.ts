@@ -147,7 +147,10 @@ describe('a node with a one-tx mempool and no tx indexer', () => {
     expect((await getJson(`${lean.url}/v2/tx/status?chain_id=${CHAIN_ID}&tx_hash=${sub.body.tx_hash}`)).body.state).toBe('STATE_SUBMITTED');
     await lean.node.mine(1);
     // No indexer: the tracker finds the tx by its Ethereum hash and reads the receipt.
-    expect((await getJson(`${lean.url}/v2/tx/status?chain_id=${CHAIN_ID}&tx_hash=${sub.body.tx_hash}`)).body).toMatchObject({ state: 'STATE_COMPLETED_SUCCESS', error: null });
+    expect((await getJson(`${lean.url}/v2/tx/status?chain_id=${CHAIN_ID}&tx_hash=${sub.body.tx_hash}`)).body).toMatchObject({
+      state: 'STATE_COMPLETED_SUCCESS',
+      error: null,
+    });
     const page = await fetch(sub.body.explorer_link);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<strong>success</strong>');

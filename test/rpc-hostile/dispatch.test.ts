@@ -150,7 +150,10 @@ describe('ids JSON-RPC cannot echo', () => {
       expect((await sock.ask(body)).text).toBe(invalid);
     }
     const batch = await postRaw(url.svm, '[{"jsonrpc":"2.0","id":1e400,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getSlot"}]');
-    expect(batch.json).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } }, { jsonrpc: '2.0', id: 2, result: expect.any(Number) }]);
+    expect(batch.json).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } },
+      { jsonrpc: '2.0', id: 2, result: expect.any(Number) },
+    ]);
   });
 
   it('CometBFT RPC: the parse error CometBFT gives (valid JSON, no Infinity), over HTTP and WebSocket', async () => {
@@ -191,7 +194,10 @@ describe('nesting depth', () => {
 
   it(`CometBFT RPC: Invalid Request past [rpc] max_json_depth (${COMET_DEPTH}), HTTP 200 and WebSocket`, async () => {
     const sock = await ws(url.cometWs);
-    const refused = { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data: `request nests deeper than ${COMET_DEPTH} levels of arrays and objects` } };
+    const refused = {
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request', data: `request nests deeper than ${COMET_DEPTH} levels of arrays and objects` },
+    };
     for (const body of [deepParams('status'), deepId('status'), `[${deepParams('status')}]`]) {
       const http = await postRaw(url.comet, body);
       expect(http.status).toBe(200);
@@ -226,7 +232,11 @@ describe('nesting depth', () => {
 
   it(`the explorer proxies (parse error) and the routing API (400) past [routing] max-json-depth (${ROUTING_DEPTH})`, async () => {
     const reason = `request nests deeper than ${ROUTING_DEPTH} levels of arrays and objects`;
-    for (const [path, method] of [['eth', 'eth_getCode'], ['comet', 'status'], ['svm', 'getSlot']] as const) {
+    for (const [path, method] of [
+      ['eth', 'eth_getCode'],
+      ['comet', 'status'],
+      ['svm', 'getSlot'],
+    ] as const) {
       for (const body of [deepParams(method), deepId(method)]) {
         const r = await postRaw(`${url.routing}/explorer/api/${path}`, body);
         expect(r.status).toBe(200);
@@ -243,7 +253,10 @@ describe('nesting depth', () => {
     const atLimit = await postRaw(`${url.routing}/explorer/api/eth`, withParams('eth_getCode', nested(ROUTING_DEPTH - 1)));
     expect(atLimit.status).toBe(200);
     expect(atLimit.json).toMatchObject({ id: 1, error: { code: -32602 } });
-    expect((await postRaw(`${url.routing}/explorer/api/eth`, withParams('eth_getCode', nested(ROUTING_DEPTH)))).json).toMatchObject({ id: null, error: { code: -32700, data: reason } });
+    expect((await postRaw(`${url.routing}/explorer/api/eth`, withParams('eth_getCode', nested(ROUTING_DEPTH)))).json).toMatchObject({
+      id: null,
+      error: { code: -32700, data: reason },
+    });
   });
 });
 

@@ -21,7 +21,9 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('an SVM chain on a home, killed with SIGKILL', () => {
   it('keeps a confirmed transfer: balance, signature status and the tx', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../fixtures/run-svm-home.ts', import.meta.url)), home], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../fixtures/run-svm-home.ts', import.meta.url)), home], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
       const first = await new Promise<{ rpc: string }>((resolve, reject) => {
@@ -49,10 +51,13 @@ describe('an SVM chain on a home, killed with SIGKILL', () => {
         expect(tx?.meta?.postBalances[1]).toBe(3_210_000_000n);
         expect(await rpc2.getSlot().send()).toBeGreaterThanOrEqual(slotBefore);
         // The replayed window still refuses a replay.
-        const replay = await rpc2.sendTransaction(wire as never, { encoding: 'base64' }).send().then(
-          () => undefined,
-          (e: unknown) => e as Error,
-        );
+        const replay = await rpc2
+          .sendTransaction(wire as never, { encoding: 'base64' })
+          .send()
+          .then(
+            () => undefined,
+            (e: unknown) => e as Error,
+          );
         expect((replay?.cause as Error | undefined)?.message).toMatch(/already been processed/);
       } finally {
         await again.stop();

@@ -12,7 +12,11 @@ import {
 } from '@solana/kit';
 
 /** A v0 transaction of `instructions`, paid and signed by `signer`, on `blockhash`; as base64 wire bytes. */
-export async function signedWire(signer: KeyPairSigner, instructions: Instruction[], blockhash: { blockhash: string; lastValidBlockHeight: bigint }): Promise<string> {
+export async function signedWire(
+  signer: KeyPairSigner,
+  instructions: Instruction[],
+  blockhash: { blockhash: string; lastValidBlockHeight: bigint },
+): Promise<string> {
   const msg = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(signer, m),

@@ -20,7 +20,12 @@ let url: string;
 beforeAll(async () => {
   network = await startNetwork({
     chains: [
-      { kind: 'evm', config: mergeConfig(mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never), { routing: { rateLimitBurst: 10_000, rateLimitPerSecond: 10_000 } } as never) },
+      {
+        kind: 'evm',
+        config: mergeConfig(mergeConfig(TEST_PORTS as never, FAST_CONSENSUS as never), {
+          routing: { rateLimitBurst: 10_000, rateLimitPerSecond: 10_000 },
+        } as never),
+      },
       { kind: 'svm', rpc: '127.0.0.1:0', ws: '127.0.0.1:0', slotMs: 0 },
     ],
   });
@@ -82,7 +87,9 @@ describe('the routing API over the SVM chain', () => {
   it('a transfer that fails on chain ends in STATE_COMPLETED_ERROR with the program error', async () => {
     const poor = await generateKeyPairSigner();
     svm.ledger.airdrop(poor.address, 1_000_000n);
-    const tx = await signed(poor, [getTransferSolInstruction({ source: poor, destination: svm.ledger.devAccounts[0]!.address as never, amount: lamports(9_000_000n) })]);
+    const tx = await signed(poor, [
+      getTransferSolInstruction({ source: poor, destination: svm.ledger.devAccounts[0]!.address as never, amount: lamports(9_000_000n) }),
+    ]);
     const r = await post('/v2/tx/submit', { chain_id: 'solana-devnet', tx });
     expect(r.status).toBe(200);
     const s = await statusUntil(r.body.tx_hash, (x) => x === 'STATE_COMPLETED_ERROR');

@@ -17,7 +17,9 @@ const APP = 'http://app.example';
 let chain: SvmChain;
 
 beforeAll(async () => {
-  const { maxBodyBytes, maxHeaderBytes, maxUrlBytes, corsAllowedOrigins } = resolveConfig(undefined, { svm: { maxBodyBytes: BODY, maxHeaderBytes: HEAD, maxUrlBytes: URL_BYTES, corsAllowedOrigins: [APP] } }).svm;
+  const { maxBodyBytes, maxHeaderBytes, maxUrlBytes, corsAllowedOrigins } = resolveConfig(undefined, {
+    svm: { maxBodyBytes: BODY, maxHeaderBytes: HEAD, maxUrlBytes: URL_BYTES, corsAllowedOrigins: [APP] },
+  }).svm;
   chain = await startSvmChain({ kind: 'svm', rpc: '127.0.0.1:0', ws: '127.0.0.1:0', slotMs: 0, maxBodyBytes, maxHeaderBytes, maxUrlBytes, corsAllowedOrigins });
 });
 afterAll(async () => {
@@ -46,21 +48,32 @@ describe('the Solana RPC’s [svm] limits and CORS', () => {
     expect(JSON.parse(at.body)).toMatchObject({ jsonrpc: '2.0', id: 1 });
     const over = await rawRequest(chain.urls.rpc!, { target: '/?q=1', headBytes: HEAD + 1, body: bodyOf(64) });
     expect(over.status).toBe(431);
-    expect(JSON.parse(over.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `request header fields too large (max ${HEAD} bytes)` } });
+    expect(JSON.parse(over.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: `request header fields too large (max ${HEAD} bytes)` },
+    });
   });
 
   it('takes a request target of max-url-bytes and refuses one byte more with 414 as a JSON-RPC error', async () => {
     const target = (n: number) => `/?${'a'.repeat(n - 2)}`;
     const at = await fetch(`${chain.urls.rpc!}${target(URL_BYTES)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodyOf(64) });
     expect(at.status).toBe(200);
-    const over = await fetch(`${chain.urls.rpc!}${target(URL_BYTES + 1)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodyOf(64) });
+    const over = await fetch(`${chain.urls.rpc!}${target(URL_BYTES + 1)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodyOf(64),
+    });
     expect(over.status).toBe(414);
     expect(await over.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `request URI too long (max ${URL_BYTES} bytes)` } });
   });
 
   it('allows exactly the origins of cors-allowed-origins', async () => {
     const preflight = (origin: string) =>
-      fetch(chain.urls.rpc!, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      fetch(chain.urls.rpc!, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
     expect((await preflight(APP)).headers.get('access-control-allow-origin')).toBe(APP);
     expect((await preflight('http://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
     const post = (origin: string) => fetch(chain.urls.rpc!, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: bodyOf(64) });
@@ -69,11 +82,19 @@ describe('the Solana RPC’s [svm] limits and CORS', () => {
   });
 
   it('defaults: any origin in the devnet, none on a home; 50 MiB of body, 1 MiB of head, 64 KiB of URL', () => {
-    expect(defaultConfig().svm).toMatchObject({ corsAllowedOrigins: ['*'], maxBodyBytes: 50 * 1024 * 1024, maxHeaderBytes: 1_048_576, maxUrlBytes: 65_536, wsWriteBufferBytes: 4_194_304 });
+    expect(defaultConfig().svm).toMatchObject({
+      corsAllowedOrigins: ['*'],
+      maxBodyBytes: 50 * 1024 * 1024,
+      maxHeaderBytes: 1_048_576,
+      maxUrlBytes: 65_536,
+      wsWriteBufferBytes: 4_194_304,
+    });
     expect(homeProfile(defaultConfig()).svm.corsAllowedOrigins).toEqual([]);
   });
 
   it('refuses a negative limit when the chain starts, naming the key', async () => {
-    await expect(startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, maxHeaderBytes: -1 })).rejects.toThrow('svm chain: maxHeaderBytes ([svm] max-header-bytes) must be an integer ≥ 0, got -1');
+    await expect(startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, maxHeaderBytes: -1 })).rejects.toThrow(
+      'svm chain: maxHeaderBytes ([svm] max-header-bytes) must be an integer ≥ 0, got -1',
+    );
   });
 });

@@ -84,8 +84,13 @@ describe('blocks', () => {
     // A v0 tx needs maxSupportedTransactionVersion, as on Solana.
     const noVersion = await rpcError(rpc.getBlock(slot).send());
     expect(noVersion.code).toBe(-32015);
-    expect(noVersion.message).toBe('Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
-    expect(await rpcError(rpc.getBlock(slot + 1000n, { maxSupportedTransactionVersion: 0 }).send())).toEqual({ code: -32004, message: `Block not available for slot ${slot + 1000n}` });
+    expect(noVersion.message).toBe(
+      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+    );
+    expect(await rpcError(rpc.getBlock(slot + 1000n, { maxSupportedTransactionVersion: 0 }).send())).toEqual({
+      code: -32004,
+      message: `Block not available for slot ${slot + 1000n}`,
+    });
     const processed = await rpcError(rpc.getBlock(slot, { commitment: 'processed' as never }).send());
     expect(processed.code).toBe(-32602);
     expect(processed.message).toMatch(/commitment below `confirmed`/);
@@ -112,7 +117,10 @@ describe('blocks', () => {
       const r = createSolanaRpc(small.urls.rpc!);
       await small.mine(10);
       expect(await r.getFirstAvailableBlock().send()).toBe(5n);
-      expect(await rpcError(r.getBlock(2n, { maxSupportedTransactionVersion: 0 }).send())).toEqual({ code: -32001, message: 'Block 2 cleaned up, does not exist on node. First available block: 5' });
+      expect(await rpcError(r.getBlock(2n, { maxSupportedTransactionVersion: 0 }).send())).toEqual({
+        code: -32001,
+        message: 'Block 2 cleaned up, does not exist on node. First available block: 5',
+      });
       expect(await r.getBlocks(0n).send()).toEqual([5n, 6n, 7n, 8n, 9n]);
     } finally {
       await small.stop();
@@ -120,7 +128,9 @@ describe('blocks', () => {
   });
 
   it('refuses a history limit below 1 ([svm] max-blocks, max-records)', async () => {
-    await expect(startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, maxBlocks: 0 })).rejects.toThrow('svm chain: maxBlocks ([svm] max-blocks) must be an integer ≥ 1, got 0');
+    await expect(startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, maxBlocks: 0 })).rejects.toThrow(
+      'svm chain: maxBlocks ([svm] max-blocks) must be an integer ≥ 1, got 0',
+    );
     await expect(startSvmChain({ kind: 'svm', rpc: '', slotMs: 0, maxRecords: 1.5 })).rejects.toThrow(/maxRecords \(\[svm\] max-records\) must be an integer/);
   });
 });
@@ -142,7 +152,10 @@ describe('getSignaturesForAddress', () => {
     expect((await rpc.getSignaturesForAddress(me.address, { before: s3 }).send()).map((s) => s.signature)).toEqual([s2, s1]);
     expect((await rpc.getSignaturesForAddress(me.address, { until: s1 }).send()).map((s) => s.signature)).toEqual([s3, s2]);
     expect((await rpc.getSignaturesForAddress(other as Address).send()).map((s) => s.signature)).toEqual([s3, s2, s1]);
-    expect(await rpcError(rpc.getSignaturesForAddress(me.address, { limit: 1001 }).send())).toEqual({ code: -32602, message: 'Invalid params: Invalid limit; max 1000' });
+    expect(await rpcError(rpc.getSignaturesForAddress(me.address, { limit: 1001 }).send())).toEqual({
+      code: -32602,
+      message: 'Invalid params: Invalid limit; max 1000',
+    });
   });
 });
 
@@ -164,9 +177,15 @@ describe('getProgramAccounts', () => {
     const big = await rpcError(rpc.getProgramAccounts(TOKEN_PROGRAM_ADDRESS, { filters }).send());
     expect(big).toEqual({ code: -32600, message: 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.' });
     const five = Array.from({ length: 5 }, () => ({ dataSize: 165n }));
-    expect(await rpcError(rpc.getProgramAccounts(TOKEN_PROGRAM_ADDRESS, { encoding: 'base64', filters: five as never }).send())).toEqual({ code: -32602, message: 'Invalid params: Too many filters provided; max 4' });
+    expect(await rpcError(rpc.getProgramAccounts(TOKEN_PROGRAM_ADDRESS, { encoding: 'base64', filters: five as never }).send())).toEqual({
+      code: -32602,
+      message: 'Invalid params: Too many filters provided; max 4',
+    });
     const long = [{ memcmp: { offset: 0n, bytes: '1'.repeat(200_000), encoding: 'base58' } }] as never;
-    expect(await rpcError(rpc.getProgramAccounts(TOKEN_PROGRAM_ADDRESS, { encoding: 'base64', filters: long }).send())).toEqual({ code: -32602, message: 'Invalid param: DataTooLarge' });
+    expect(await rpcError(rpc.getProgramAccounts(TOKEN_PROGRAM_ADDRESS, { encoding: 'base64', filters: long }).send())).toEqual({
+      code: -32602,
+      message: 'Invalid param: DataTooLarge',
+    });
   });
 });
 
@@ -179,7 +198,12 @@ describe('cluster and fee methods', () => {
     expect(identity).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     const nodes = await rpc.getClusterNodes().send();
     expect(nodes).toHaveLength(1);
-    expect(nodes[0]).toMatchObject({ pubkey: identity, rpc: new URL(chain.urls.rpc!).host, pubsub: new URL(chain.urls.rpcWs!).host, version: expect.stringMatching(/^2\./) as unknown as string });
+    expect(nodes[0]).toMatchObject({
+      pubkey: identity,
+      rpc: new URL(chain.urls.rpc!).host,
+      pubsub: new URL(chain.urls.rpcWs!).host,
+      version: expect.stringMatching(/^2\./) as unknown as string,
+    });
   });
 
   it('getRecentPrioritizationFees reports the compute-unit price paid per closed slot', async () => {
@@ -197,7 +221,10 @@ describe('cluster and fee methods', () => {
     expect(fees.at(-1)).toEqual({ slot, prioritizationFee: price });
     expect(fees.at(-2)).toEqual({ slot: slot - 1n, prioritizationFee: 0n });
     const many = Array.from({ length: 129 }, () => payer.address);
-    expect(await rpcError(rpc.getRecentPrioritizationFees(many).send())).toEqual({ code: -32602, message: 'Invalid params: Too many inputs provided; max 128' });
+    expect(await rpcError(rpc.getRecentPrioritizationFees(many).send())).toEqual({
+      code: -32602,
+      message: 'Invalid params: Too many inputs provided; max 128',
+    });
   });
 });
 
@@ -218,7 +245,9 @@ describe('subscriptions', () => {
     expect(a.value.logs).toContain('Program 11111111111111111111111111111111 success');
     expect((await firstMention).value!.value.signature).toBe(sigB);
     controller.abort();
-    await expect(subs.logsNotifications({ mentions: [someone.address, payer.address] as never }).subscribe({ abortSignal: new AbortController().signal })).rejects.toThrow(/Only 1 address supported/);
+    await expect(
+      subs.logsNotifications({ mentions: [someone.address, payer.address] as never }).subscribe({ abortSignal: new AbortController().signal }),
+    ).rejects.toThrow(/Only 1 address supported/);
   });
 
   it('accountSubscribe does not fire for an account a failed tx only named writable', async () => {

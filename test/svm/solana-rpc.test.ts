@@ -27,7 +27,12 @@ import {
   type SolanaRpcSubscriptionsApi,
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSvmChain, type SvmChain } from '../../src/network/svm-chain.js';
 
@@ -125,7 +130,9 @@ describe('the SVM chain with @solana/kit', () => {
     await chain.mine(200);
     expect((await rpc.isBlockhashValid(older.blockhash as never).send()).value).toBe(false);
     const stale = await build(payer, [getTransferSolInstruction({ source: payer, destination: to.address, amount: lamports(1008n) })], older);
-    await expect(rpc.sendTransaction(getBase64EncodedWireTransaction(stale), { encoding: 'base64' }).send()).rejects.toThrow(/Blockhash not found|simulation failed/i);
+    await expect(rpc.sendTransaction(getBase64EncodedWireTransaction(stale), { encoding: 'base64' }).send()).rejects.toThrow(
+      /Blockhash not found|simulation failed/i,
+    );
   });
 
   it('a failing program call is refused by preflight, and with skipPreflight it lands and pays its fee', async () => {
@@ -173,9 +180,17 @@ describe('the SVM chain with @solana/kit', () => {
     const n = await it.next();
     expect(n.value?.slot).toBe(before + 1n);
     controller.abort();
-    const r = await fetch(chain.urls.rpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['nope'] }) });
+    const r = await fetch(chain.urls.rpc!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['nope'] }),
+    });
     expect(((await r.json()) as { error: { code: number } }).error.code).toBe(-32602);
-    const m = await fetch(chain.urls.rpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"getNothing"}' });
+    const m = await fetch(chain.urls.rpc!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"getNothing"}',
+    });
     expect(((await m.json()) as { error: { code: number } }).error.code).toBe(-32601);
     const bad = await fetch(chain.urls.rpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
@@ -198,7 +213,8 @@ describe('an SVM chain with a home', () => {
         createTransactionMessage({ version: 0 }),
         (m) => setTransactionMessageFeePayerSigner(signer, m),
         (m) => setTransactionMessageLifetimeUsingBlockhash(bh0 as never, m),
-        (m) => appendTransactionMessageInstructions([getTransferSolInstruction({ source: signer, destination: someone as never, amount: lamports(1_000n) })], m),
+        (m) =>
+          appendTransactionMessageInstructions([getTransferSolInstruction({ source: signer, destination: someone as never, amount: lamports(1_000n) })], m),
       );
       const wire = Buffer.from(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg)), 'base64');
       first.ledger.send(wire);

@@ -13,7 +13,9 @@ const URL_BYTES = 300;
 let node: ChainletNode;
 
 beforeAll(async () => {
-  node = await startTestNode({ config: { jsonRpc: { maxHeaderBytes: HEAD, maxUrlBytes: URL_BYTES }, routing: { maxHeaderBytes: HEAD, maxUrlBytes: URL_BYTES } } });
+  node = await startTestNode({
+    config: { jsonRpc: { maxHeaderBytes: HEAD, maxUrlBytes: URL_BYTES }, routing: { maxHeaderBytes: HEAD, maxUrlBytes: URL_BYTES } },
+  });
 });
 afterAll(async () => {
   await node?.stop();
@@ -29,7 +31,11 @@ describe('[json-rpc] and [routing] head and URL limits', () => {
     expect(JSON.parse(at.body)).toMatchObject({ id: 1, result: expect.any(String) as unknown as string });
     const over = await rawRequest(node.urls.jsonRpc!, { target: '/?q', headBytes: HEAD + 1, body: CHAIN_ID });
     expect(over.status).toBe(431);
-    expect(JSON.parse(over.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `request header fields too large (max ${HEAD} bytes)` } });
+    expect(JSON.parse(over.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: `request header fields too large (max ${HEAD} bytes)` },
+    });
   });
 
   it('Ethereum JSON-RPC: max-url-bytes answered, one more 414 (-32600)', async () => {

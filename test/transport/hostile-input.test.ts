@@ -74,7 +74,11 @@ describe('every HTTP server of the default network', () => {
       const body = res.body;
       if (name.includes('prometheus')) expect(body, name).toBe('request URI too long (max 65536 bytes)\n');
       else if (name === 'routing') expect(JSON.parse(body), name).toEqual({ code: 3, message: 'request URI too long (max 65536 bytes)', details: [] });
-      else if (name.includes('comet')) expect(JSON.parse(body), name).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data: 'request URI too long (max 65536 bytes)' } });
+      else if (name.includes('comet'))
+        expect(JSON.parse(body), name).toEqual({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: 'Invalid Request', data: 'request URI too long (max 65536 bytes)' },
+        });
       else expect(JSON.parse(body), name).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request URI too long (max 65536 bytes)' } });
     }
   });
@@ -88,14 +92,24 @@ describe('oversized bodies', () => {
 
     const comet = await fetch(servers['evm comet rpc']!, { method: 'POST', body: new Uint8Array(1_000_001) });
     expect(comet.status).toBe(413);
-    expect(await comet.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data: 'error reading request body: http: request body too large' } });
+    expect(await comet.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request', data: 'error reading request body: http: request body too large' },
+    });
 
-    const routing = await fetch(`${servers['routing']!}/v2/fungible/route`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(4_000_000) });
+    const routing = await fetch(`${servers['routing']!}/v2/fungible/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Uint8Array(4_000_000),
+    });
     expect(routing.status).toBe(413);
     expect(await routing.json()).toMatchObject({ code: 3, message: expect.stringMatching(/^request body too large \(max \d+ bytes\)$/), details: [] });
 
     // 50 MiB is the Solana limit: a declared length over it, with the start of a body.
-    const solana = await rawHttp(portOf(servers['solana rpc']!), ['POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n', Buffer.alloc(1_000_000, 0x20)]);
+    const solana = await rawHttp(portOf(servers['solana rpc']!), [
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n',
+      Buffer.alloc(1_000_000, 0x20),
+    ]);
     expect(solana.status).toBe(413);
     expect(JSON.parse(solana.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request body too large (max 52428800 bytes)' } });
   });
@@ -111,7 +125,10 @@ describe('large headers', () => {
 
     const hub = await rawHttp(portOf(servers['hub comet rpc']!), `GET /status HTTP/1.1\r\nHost: x\r\n${header}\r\n\r\n`);
     expect(hub.status).toBe(431);
-    expect(JSON.parse(hub.body)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data: 'request header fields too large (max 8192 bytes)' } });
+    expect(JSON.parse(hub.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request', data: 'request header fields too large (max 8192 bytes)' },
+    });
 
     const prom = await rawHttp(portOf(servers['prometheus']!), `GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
     expect(prom.status).toBe(431);
@@ -136,7 +153,11 @@ describe('CORS of the in-memory devnet', () => {
     expect(eth.headers.get('access-control-allow-origin')).toBe('*');
     const routing = await fetch(`${servers['routing']!}/v2/info/chains`, { headers: { origin } });
     expect(routing.headers.get('access-control-allow-origin')).toBe('*');
-    const solana = await fetch(servers['solana rpc']!, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getSlot' }) });
+    const solana = await fetch(servers['solana rpc']!, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getSlot' }),
+    });
     expect(solana.headers.get('access-control-allow-origin')).toBe('*');
     // CometBFT's own default: no CORS.
     const comet = await fetch(`${servers['evm comet rpc']!}/health`, { headers: { origin } });

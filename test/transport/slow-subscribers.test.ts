@@ -39,7 +39,11 @@ function tcp(ws: WebSocket): { pause(): void; resume(): void } {
 }
 
 async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(node.urls.jsonRpc!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(node.urls.jsonRpc!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const json = (await res.json()) as { result?: unknown; error?: unknown };
   if (json.error) throw new Error(JSON.stringify(json.error));
   return json.result;
@@ -98,13 +102,19 @@ describe('a WebSocket subscriber that never reads', () => {
     await callAll(
       slow,
       // Distinct queries that every NewBlock matches (the base fee stays far above 100 for the few dozen blocks this takes).
-      Array.from({ length: SUBS }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'subscribe', params: { query: `tm.event='NewBlock' AND fee_market.base_fee > ${i}` } })),
+      Array.from({ length: SUBS }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'subscribe',
+        params: { query: `tm.event='NewBlock' AND fee_market.base_fee > ${i}` },
+      })),
     );
     await callAll(normal, [{ jsonrpc: '2.0', id: 'n', method: 'subscribe', params: { query: "tm.event='NewBlock'" } }]);
     expect(bus.numClients()).toBe(before + 2);
     tcp(slow).pause();
     const slowClosed = closed(slow);
-    const isNewBlock = (m: Record<string, unknown>): boolean => (m['result'] as { data?: { type?: string } } | undefined)?.data?.type === 'tendermint/event/NewBlock';
+    const isNewBlock = (m: Record<string, unknown>): boolean =>
+      (m['result'] as { data?: { type?: string } } | undefined)?.data?.type === 'tendermint/event/NewBlock';
 
     await mineUntil(() => bus.numClients() === before + 1, normal, isNewBlock);
     tcp(slow).resume();
@@ -125,7 +135,10 @@ describe('a WebSocket subscriber that never reads', () => {
     const slow = await openWs(node.urls.jsonRpcWs!);
     const normal = await openWs(node.urls.jsonRpcWs!);
     sockets.push(slow, normal);
-    await callAll(slow, Array.from({ length: SUBS }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params: ['newHeads'] })));
+    await callAll(
+      slow,
+      Array.from({ length: SUBS }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params: ['newHeads'] })),
+    );
     await callAll(normal, [{ jsonrpc: '2.0', id: 'n', method: 'eth_subscribe', params: ['newHeads'] }]);
     expect(listeners.size).toBe(before + SUBS + 1);
     tcp(slow).pause();

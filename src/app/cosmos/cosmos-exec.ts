@@ -74,7 +74,8 @@ class GasMeter {
   constructor(readonly limit: bigint | undefined) {}
   consume(amount: bigint, what: string): void {
     this.used += amount;
-    if (this.limit !== undefined && this.used > this.limit) throw new CosmosTxError(SdkCode.OutOfGas, `out of gas in location: ${what}; gasWanted: ${this.limit}, gasUsed: ${this.used}: out of gas`);
+    if (this.limit !== undefined && this.used > this.limit)
+      throw new CosmosTxError(SdkCode.OutOfGas, `out of gas in location: ${what}; gasWanted: ${this.limit}, gasUsed: ${this.used}: out of gas`);
   }
 }
 
@@ -87,7 +88,12 @@ export interface CosmosOutcome {
 
 const EMPTY = new Uint8Array(0);
 
-export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accounts: CosmosState & Partial<Checkpointing>, mode: CosmosMode): Promise<CosmosOutcome> {
+export async function runCosmosTx(
+  d: DecodedCosmosTx,
+  env: CosmosChainEnv,
+  accounts: CosmosState & Partial<Checkpointing>,
+  mode: CosmosMode,
+): Promise<CosmosOutcome> {
   const state = withIbcCache(accounts, env.ibc?.store);
   const gasLimit = d.fee.gasLimit;
   const meter = new GasMeter(mode === 'simulate' ? undefined : gasLimit);
@@ -99,7 +105,11 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
   const feePerGas = gasLimit > 0n ? feeAmount / gasLimit : 0n;
   const fail = (e: unknown, gasUsed: bigint): CosmosOutcome => {
     if (!(e instanceof CosmosTxError)) throw e;
-    return { result: { code: e.code, data: EMPTY, log: e.log, info: '', gasWanted: Number(gasLimit), gasUsed: Number(gasUsed), events: [], codespace: e.codespace }, sequence: d.signer.sequence, feePerGas };
+    return {
+      result: { code: e.code, data: EMPTY, log: e.log, info: '', gasWanted: Number(gasLimit), gasUsed: Number(gasUsed), events: [], codespace: e.codespace },
+      sequence: d.signer.sequence,
+      feePerGas,
+    };
   };
 
   // The signer: in simulate, the first message's signer (cosmjs simulates with any key type).
@@ -111,26 +121,43 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
   try {
     // ---- ante ----
     if (gasLimit === 0n && mode !== 'simulate') throw new CosmosTxError(SdkCode.InvalidGasLimit, 'must provide positive gas: invalid gas limit');
-    if ([...d.body.memo].length > MAX_MEMO_CHARACTERS) throw new CosmosTxError(SdkCode.MemoTooLarge, `maximum number of characters is ${MAX_MEMO_CHARACTERS} but received ${[...d.body.memo].length} characters: memo too large`);
-    if (d.body.timeoutHeight > 0n && BigInt(env.height) > d.body.timeoutHeight) throw new CosmosTxError(SdkCode.TxTimeoutHeight, `block height: ${env.height}, timeout height: ${d.body.timeoutHeight}: tx timeout height`);
+    if ([...d.body.memo].length > MAX_MEMO_CHARACTERS)
+      throw new CosmosTxError(
+        SdkCode.MemoTooLarge,
+        `maximum number of characters is ${MAX_MEMO_CHARACTERS} but received ${[...d.body.memo].length} characters: memo too large`,
+      );
+    if (d.body.timeoutHeight > 0n && BigInt(env.height) > d.body.timeoutHeight)
+      throw new CosmosTxError(SdkCode.TxTimeoutHeight, `block height: ${env.height}, timeout height: ${d.body.timeoutHeight}: tx timeout height`);
     const unrouted = env.ibc ? undefined : d.msgs.find((m) => m.type === 'ibc');
-    if (unrouted) throw new CosmosTxError(SdkCode.TxDecode, `unable to resolve type URL ${unrouted.typeUrl}: IBC is not enabled on chain ${env.chainId}: tx parse error`);
+    if (unrouted)
+      throw new CosmosTxError(SdkCode.TxDecode, `unable to resolve type URL ${unrouted.typeUrl}: IBC is not enabled on chain ${env.chainId}: tx parse error`);
     const relayers = env.ibc?.relayers;
     const relayed = relayers && d.msgs.find((m) => m.type === 'ibc' && m.msg.kind !== 'transfer' && !relayers.has(Buffer.from(m.signer).toString('hex')));
-    if (relayed) throw new CosmosTxError(2, `${relayed.typeUrl} from ${bech(firstSigner(relayed))}: only the network's relayer may submit client, handshake and packet messages on this chain (packet proofs are not verified here): unauthorized`, 'ibc');
-    if (d.fee.payer !== '' || d.fee.granter !== '') throw new CosmosTxError(SdkCode.InvalidRequest, 'fee payers and fee grants are not supported on this chain: invalid request');
+    if (relayed)
+      throw new CosmosTxError(
+        2,
+        `${relayed.typeUrl} from ${bech(firstSigner(relayed))}: only the network's relayer may submit client, handshake and packet messages on this chain (packet proofs are not verified here): unauthorized`,
+        'ibc',
+      );
+    if (d.fee.payer !== '' || d.fee.granter !== '')
+      throw new CosmosTxError(SdkCode.InvalidRequest, 'fee payers and fee grants are not supported on this chain: invalid request');
     if (mode !== 'simulate') checkFee(d, env, feeAmount, gasLimit);
     meter.consume(GAS.txSizePerByte * BigInt(mode === 'simulate' ? signedSizeBound(d, env.denom) : d.bytes.length), 'txSize');
 
     // Deduct the fee (simulate: nothing is paid, but the gas of paying is charged: the signed tx carries a fee).
     meter.consume(GAS.readFlat + GAS.readPerByte * ACCOUNT_BYTES, 'ReadFlat');
     const account = await state.getAccount(signerAddr);
-    if (account === undefined && mode !== 'simulate') throw new CosmosTxError(SdkCode.UnknownAddress, `account ${bech(signer)} does not exist: unknown address`);
+    if (account === undefined && mode !== 'simulate')
+      throw new CosmosTxError(SdkCode.UnknownAddress, `account ${bech(signer)} does not exist: unknown address`);
     const fee: Coin[] = feeAmount > 0n ? [{ denom: env.denom, amount: feeAmount }] : [];
     if (mode === 'simulate') meter.consume(2n * (GAS.writeFlat + GAS.writePerByte * BALANCE_BYTES), 'WriteFlat');
     else if (feeAmount > 0n) {
       const balance = account?.balance ?? 0n;
-      if (balance < feeAmount) throw new CosmosTxError(SdkCode.InsufficientFunds, `spendable balance ${balance}${env.denom} is smaller than ${feeAmount}${env.denom}: insufficient funds`);
+      if (balance < feeAmount)
+        throw new CosmosTxError(
+          SdkCode.InsufficientFunds,
+          `spendable balance ${balance}${env.denom} is smaller than ${feeAmount}${env.denom}: insufficient funds`,
+        );
       meter.consume(2n * (GAS.writeFlat + GAS.writePerByte * BALANCE_BYTES), 'WriteFlat');
       if (writes) {
         await state.putAccount(signerAddr, withBalance(account, balance - feeAmount));
@@ -148,7 +175,8 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
     if (mode !== 'simulate') {
       for (const m of d.msgs) {
         const s = firstSigner(m);
-        if (Buffer.compare(Buffer.from(s), Buffer.from(signer)) !== 0) throw new CosmosTxError(SdkCode.InvalidPubKey, `pubKey does not match signer address ${bech(s)} with signer index: 0: invalid pubkey`);
+        if (Buffer.compare(Buffer.from(s), Buffer.from(signer)) !== 0)
+          throw new CosmosTxError(SdkCode.InvalidPubKey, `pubKey does not match signer address ${bech(s)} with signer index: 0: invalid pubkey`);
       }
       if (writes) await env.auth.setPubKey(signerHex, { type: d.signer.pubKeyType, key: d.signer.pubKey });
     }
@@ -164,11 +192,16 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
     if (mode !== 'simulate') {
       const tooOld = d.signer.sequence < sequence;
       const mismatch = mode === 'deliver' ? d.signer.sequence !== sequence : tooOld;
-      if (mismatch) throw new CosmosTxError(SdkCode.WrongSequence, `account sequence mismatch, expected ${sequence}, got ${d.signer.sequence}: incorrect account sequence`);
+      if (mismatch)
+        throw new CosmosTxError(SdkCode.WrongSequence, `account sequence mismatch, expected ${sequence}, got ${d.signer.sequence}: incorrect account sequence`);
       // CheckTx of a later sequence: signed for the account number it has (or will get).
       const number = (await env.auth.get(signerHex, true))!.accountNumber;
       const why = verifyCosmosSignature(d, env.chainId, number);
-      if (why !== undefined) throw new CosmosTxError(SdkCode.Unauthorized, `signature verification failed; please verify account number (${number}) and chain-id (${env.chainId}): (${why}): unauthorized`);
+      if (why !== undefined)
+        throw new CosmosTxError(
+          SdkCode.Unauthorized,
+          `signature verification failed; please verify account number (${number}) and chain-id (${env.chainId}): (${why}): unauthorized`,
+        );
     }
     // Increment the sequence (the EVM nonce).
     meter.consume(GAS.readFlat + GAS.readPerByte * ACCOUNT_BYTES + GAS.writeFlat + GAS.writePerByte * ACCOUNT_BYTES, 'WriteFlat');
@@ -182,7 +215,11 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
     return fail(e, meter.used);
   }
   if (mode === 'check') {
-    return { result: { code: 0, data: EMPTY, log: '', info: '', gasWanted: Number(gasLimit), gasUsed: Number(meter.used), events: [], codespace: '' }, sequence: d.signer.sequence, feePerGas };
+    return {
+      result: { code: 0, data: EMPTY, log: '', info: '', gasWanted: Number(gasLimit), gasUsed: Number(meter.used), events: [], codespace: '' },
+      sequence: d.signer.sequence,
+      feePerGas,
+    };
   }
 
   // ---- messages ----
@@ -193,7 +230,11 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
     for (let i = 0; i < d.msgs.length; i++) {
       const m = d.msgs[i]!;
       // IBC messages: their events carry the module, so the message event names none (as baseapp does).
-      const msgEvents: AbciEvent[] = [m.type === 'ibc' ? ev('message', ['action', m.typeUrl], ['sender', bech(m.signer)]) : ev('message', ['action', m.typeUrl], ['sender', bech(firstSigner(m))], ['module', 'bank'])];
+      const msgEvents: AbciEvent[] = [
+        m.type === 'ibc'
+          ? ev('message', ['action', m.typeUrl], ['sender', bech(m.signer)])
+          : ev('message', ['action', m.typeUrl], ['sender', bech(firstSigner(m))], ['module', 'bank']),
+      ];
       try {
         if (m.type === 'ibc') {
           const ibc = env.ibc!;
@@ -214,7 +255,16 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
           responses.push({ typeUrl: '/cosmos.bank.v1beta1.MsgSendResponse', value: MsgSendResponse.encode({}).finish() });
         } else {
           const input = m.inputs[0]!;
-          await move(state, env, meter, input.address, input.coins, m.outputs.map((o) => ({ to: o.address, coins: o.coins })), msgEvents, bech);
+          await move(
+            state,
+            env,
+            meter,
+            input.address,
+            input.coins,
+            m.outputs.map((o) => ({ to: o.address, coins: o.coins })),
+            msgEvents,
+            bech,
+          );
           responses.push({ typeUrl: '/cosmos.bank.v1beta1.MsgMultiSendResponse', value: MsgMultiSendResponse.encode({}).finish() });
         }
       } catch (e) {
@@ -228,10 +278,27 @@ export async function runCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, accou
   } catch (e) {
     await state.revert?.();
     if (!(e instanceof CosmosTxError)) throw e;
-    return { result: { code: e.code, data: EMPTY, log: e.log, info: '', gasWanted: Number(gasLimit), gasUsed: Number(meter.used), events: anteEvents, codespace: e.codespace }, sequence: d.signer.sequence, feePerGas };
+    return {
+      result: {
+        code: e.code,
+        data: EMPTY,
+        log: e.log,
+        info: '',
+        gasWanted: Number(gasLimit),
+        gasUsed: Number(meter.used),
+        events: anteEvents,
+        codespace: e.codespace,
+      },
+      sequence: d.signer.sequence,
+      feePerGas,
+    };
   }
   const data = TxMsgData.encode({ data: [], msgResponses: responses }).finish();
-  return { result: { code: 0, data, log: '', info: '', gasWanted: Number(gasLimit), gasUsed: Number(meter.used), events, codespace: '' }, sequence: d.signer.sequence, feePerGas };
+  return {
+    result: { code: 0, data, log: '', info: '', gasWanted: Number(gasLimit), gasUsed: Number(meter.used), events, codespace: '' },
+    sequence: d.signer.sequence,
+    feePerGas,
+  };
 }
 
 export interface Checkpointing {
@@ -242,15 +309,27 @@ export interface Checkpointing {
 
 function checkFee(d: DecodedCosmosTx, env: CosmosChainEnv, feeAmount: bigint, gasLimit: bigint): void {
   const others = d.fee.coins.filter((c) => c.denom !== env.denom);
-  if (others.length > 0 || d.fee.coins.length > 1) throw new CosmosTxError(SdkCode.InsufficientFee, `expected only native token ${env.denom} for fee, but got ${coinsText(d.fee.coins)}: insufficient fee`);
+  if (others.length > 0 || d.fee.coins.length > 1)
+    throw new CosmosTxError(SdkCode.InsufficientFee, `expected only native token ${env.denom} for fee, but got ${coinsText(d.fee.coins)}: insufficient fee`);
   if (env.minGasPrice > 0n) {
     const need = env.minGasPrice * gasLimit;
-    if (feeAmount === 0n) throw new CosmosTxError(SdkCode.InsufficientFee, `fee not provided. Please use the --fees flag or the --gas-price flag along with the --gas flag to estimate the fee. The minimun fee is ${need}${env.denom}: insufficient fee`);
-    if (feeAmount < need) throw new CosmosTxError(SdkCode.InsufficientFee, `provided fee < minimum global fee (${feeAmount}${env.denom} < ${need}${env.denom}). Please increase the gas price.: insufficient fee`);
+    if (feeAmount === 0n)
+      throw new CosmosTxError(
+        SdkCode.InsufficientFee,
+        `fee not provided. Please use the --fees flag or the --gas-price flag along with the --gas flag to estimate the fee. The minimun fee is ${need}${env.denom}: insufficient fee`,
+      );
+    if (feeAmount < need)
+      throw new CosmosTxError(
+        SdkCode.InsufficientFee,
+        `provided fee < minimum global fee (${feeAmount}${env.denom} < ${need}${env.denom}). Please increase the gas price.: insufficient fee`,
+      );
   }
   // Cosmos EVM's dynamic fee checker: the gas price must reach the base fee.
   if (env.baseFee > 0n && feeAmount < env.baseFee * gasLimit) {
-    throw new CosmosTxError(SdkCode.InsufficientFee, `gas prices too low, got: ${gasLimit > 0n ? feeAmount / gasLimit : 0n}${env.denom} required: ${env.baseFee}${env.denom}. Please retry using a higher gas price or a higher fee: insufficient fee`);
+    throw new CosmosTxError(
+      SdkCode.InsufficientFee,
+      `gas prices too low, got: ${gasLimit > 0n ? feeAmount / gasLimit : 0n}${env.denom} required: ${env.baseFee}${env.denom}. Please retry using a higher gas price or a higher fee: insufficient fee`,
+    );
   }
 }
 
@@ -280,7 +359,8 @@ async function move(
   for (const c of total) {
     const have = c.denom === env.denom ? (sender?.balance ?? 0n) : other(from, c.denom);
     const need = c.amount + (c.denom === env.denom ? spend : (spent.get(c.denom) ?? 0n));
-    if (have < need) throw new CosmosTxError(SdkCode.InsufficientFunds, `spendable balance ${have}${c.denom} is smaller than ${c.amount}${c.denom}: insufficient funds`);
+    if (have < need)
+      throw new CosmosTxError(SdkCode.InsufficientFunds, `spendable balance ${have}${c.denom} is smaller than ${c.amount}${c.denom}: insufficient funds`);
     if (c.denom === env.denom) spend += c.amount;
     else spent.set(c.denom, need);
   }
@@ -289,7 +369,8 @@ async function move(
   for (const [denom, v] of spent) setOther(from, denom, other(from, denom) - v);
   events.push(ev('coin_spent', ['spender', bech(from)], ['amount', coinsText(total)]));
   for (const o of outputs) {
-    if (Buffer.compare(Buffer.from(o.to), FEE_COLLECTOR) === 0) throw new CosmosTxError(SdkCode.Unauthorized, `${bech(o.to)} is not allowed to receive funds: unauthorized`);
+    if (Buffer.compare(Buffer.from(o.to), FEE_COLLECTOR) === 0)
+      throw new CosmosTxError(SdkCode.Unauthorized, `${bech(o.to)} is not allowed to receive funds: unauthorized`);
     const toAddr = new Address(Uint8Array.from(o.to));
     meter.consume(GAS.hasFlat + GAS.readFlat + GAS.readPerByte * BALANCE_BYTES + GAS.writeFlat + GAS.writePerByte * BALANCE_BYTES, 'WriteFlat');
     const recipient = await state.getAccount(toAddr);
@@ -297,7 +378,11 @@ async function move(
     await state.putAccount(toAddr, withBalance(recipient, (recipient?.balance ?? 0n) + add));
     for (const c of o.coins) if (c.denom !== env.denom) setOther(o.to, c.denom, other(o.to, c.denom) + c.amount);
     events.push(ev('coin_received', ['receiver', bech(o.to)], ['amount', coinsText(o.coins)]));
-    events.push(outputs.length === 1 ? ev('transfer', ['recipient', bech(o.to)], ['sender', bech(from)], ['amount', coinsText(o.coins)]) : ev('transfer', ['recipient', bech(o.to)], ['amount', coinsText(o.coins)]));
+    events.push(
+      outputs.length === 1
+        ? ev('transfer', ['recipient', bech(o.to)], ['sender', bech(from)], ['amount', coinsText(o.coins)])
+        : ev('transfer', ['recipient', bech(o.to)], ['amount', coinsText(o.coins)]),
+    );
   }
 }
 

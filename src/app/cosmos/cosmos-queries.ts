@@ -101,7 +101,8 @@ function parseAddress(ctx: Ctx, text: string): Uint8Array {
   } catch (e) {
     throw invalidArgument(`invalid address: decoding bech32 failed: ${(e as Error).message}`);
   }
-  if (d.prefix !== ctx.bech32Prefix) throw invalidArgument(`invalid address: hrp does not match bech32 prefix: expected '${ctx.bech32Prefix}' got '${d.prefix}'`);
+  if (d.prefix !== ctx.bech32Prefix)
+    throw invalidArgument(`invalid address: hrp does not match bech32 prefix: expected '${ctx.bech32Prefix}' got '${d.prefix}'`);
   if (d.bytes.length !== 20) throw invalidArgument(`invalid address: address length must be 20 bytes, got ${d.bytes.length}`);
   return d.bytes;
 }
@@ -136,7 +137,12 @@ async function accountAny(ctx: Ctx, state: QueryState, address: Uint8Array): Pro
   entry ??= await c.auth.get(hexOf(address), true);
   const base: BaseAccount = {
     address: toBech32(ctx.bech32Prefix, address),
-    pubKey: entry!.pubKey ? { typeUrl: entry!.pubKey.type === 'eth_secp256k1' ? ETH_SECP256K1_PUBKEY_URL : SECP256K1_PUBKEY_URL, value: Secp256k1PubKey.encode({ key: entry!.pubKey.key }).finish() } : undefined,
+    pubKey: entry!.pubKey
+      ? {
+          typeUrl: entry!.pubKey.type === 'eth_secp256k1' ? ETH_SECP256K1_PUBKEY_URL : SECP256K1_PUBKEY_URL,
+          value: Secp256k1PubKey.encode({ key: entry!.pubKey.key }).finish(),
+        }
+      : undefined,
     accountNumber: entry!.accountNumber,
     sequence: evm?.nonce ?? 0n,
   };
@@ -211,12 +217,27 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     return QueryAccountsResponse.encode({ accounts, pagination: { nextKey: p.nextKey, total: p.total } }).finish();
   }),
   route('/cosmos.auth.v1beta1.Query/Params', async () => {
-    const params: AuthParams = { maxMemoCharacters: BigInt(MAX_MEMO_CHARACTERS), txSigLimit: 7n, txSizeCostPerByte: GAS.txSizePerByte, sigVerifyCostEd25519: 590n, sigVerifyCostSecp256k1: GAS.sigVerifySecp256k1 };
+    const params: AuthParams = {
+      maxMemoCharacters: BigInt(MAX_MEMO_CHARACTERS),
+      txSigLimit: 7n,
+      txSizeCostPerByte: GAS.txSizePerByte,
+      sigVerifyCostEd25519: 590n,
+      sigVerifyCostSecp256k1: GAS.sigVerifySecp256k1,
+    };
     return AuthParamsResponse.encode({ params }).finish();
   }),
   // ── staking: no staking module (fixed validator sets), but its Params as the SDK defaults them, bonded in the native denom ──
   route('/cosmos.staking.v1beta1.Query/Params', async (ctx) =>
-    StakingParamsResponse.encode({ params: { unbondingTime: { seconds: STAKING_UNBONDING_SECONDS, nanos: 0 }, maxValidators: 100, maxEntries: 7, historicalEntries: 10_000, bondDenom: ctx.denom, minCommissionRate: '0' } }).finish(),
+    StakingParamsResponse.encode({
+      params: {
+        unbondingTime: { seconds: STAKING_UNBONDING_SECONDS, nanos: 0 },
+        maxValidators: 100,
+        maxEntries: 7,
+        historicalEntries: 10_000,
+        bondDenom: ctx.denom,
+        minCommissionRate: '0',
+      },
+    }).finish(),
   ),
   route('/cosmos.auth.v1beta1.Query/Bech32Prefix', async (ctx) => Bech32PrefixResponse.encode({ bech32Prefix: ctx.bech32Prefix }).finish()),
 
@@ -249,8 +270,13 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     const req = decodeReq(QueryTotalSupplyRequest, data);
     // The native denom's supply, then what ICS-20 minted here (vouchers), in denom order as x/bank lists them.
     const ibc = ctx.cosmos?.ibc?.();
-    const all = [{ denom: ctx.denom, amount: await totalSupply(ctx, state) }, ...(ibc ? storedSupplies(ibc) : [])].sort((a, b) => (a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0));
-    const p = page(all.map((c) => ({ denom: c.denom, amount: c.amount.toString() })), req.pagination);
+    const all = [{ denom: ctx.denom, amount: await totalSupply(ctx, state) }, ...(ibc ? storedSupplies(ibc) : [])].sort((a, b) =>
+      a.denom < b.denom ? -1 : a.denom > b.denom ? 1 : 0,
+    );
+    const p = page(
+      all.map((c) => ({ denom: c.denom, amount: c.amount.toString() })),
+      req.pagination,
+    );
     return QueryTotalSupplyResponse.encode({ supply: p.items, pagination: { nextKey: p.nextKey, total: p.total } }).finish();
   }),
   route('/cosmos.bank.v1beta1.Query/SupplyOf', async (ctx, state, data) => {
@@ -266,7 +292,9 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     if (req.denom !== ctx.denom) throw notFound(`client metadata for denom ${req.denom}`);
     return QueryDenomMetadataResponse.encode({ metadata: metadata(ctx) }).finish();
   }),
-  route('/cosmos.bank.v1beta1.Query/DenomsMetadata', async (ctx) => QueryDenomsMetadataResponse.encode({ metadatas: [metadata(ctx)], pagination: { nextKey: new Uint8Array(0), total: 1n } }).finish()),
+  route('/cosmos.bank.v1beta1.Query/DenomsMetadata', async (ctx) =>
+    QueryDenomsMetadataResponse.encode({ metadatas: [metadata(ctx)], pagination: { nextKey: new Uint8Array(0), total: 1n } }).finish(),
+  ),
   route('/cosmos.bank.v1beta1.Query/Params', async () => {
     const params: BankParams = { sendEnabled: [], defaultSendEnabled: true };
     return BankParamsResponse.encode({ params }).finish();
@@ -277,7 +305,8 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     const c = cosmosOf(ctx);
     const req = decodeReq(SimulateRequest, data);
     let bytes = req.txBytes;
-    if (bytes.length === 0 && req.tx) bytes = TxRaw.encode({ bodyBytes: new Uint8Array(0), authInfoBytes: new Uint8Array(0), signatures: req.tx.signatures }).finish();
+    if (bytes.length === 0 && req.tx)
+      bytes = TxRaw.encode({ bodyBytes: new Uint8Array(0), authInfoBytes: new Uint8Array(0), signatures: req.tx.signatures }).finish();
     if (bytes.length === 0) throw invalidArgument('empty txBytes is not allowed');
     let d;
     try {
@@ -290,10 +319,20 @@ export const COSMOS_QUERY_ROUTES: readonly QueryRoute[] = Object.freeze([
     const height = ctx.latestHeight();
     const out = await runCosmosTx(d, c.env(height + 1), state, 'simulate');
     const r = out.result;
-    if (r.code !== 0) throw new QueryError(6, SDK, `rpc error: code = Unknown desc = ${r.log} With gas wanted: '${r.gasWanted}' and gas used: '${r.gasUsed}' : unknown request`);
+    if (r.code !== 0)
+      throw new QueryError(
+        6,
+        SDK,
+        `rpc error: code = Unknown desc = ${r.log} With gas wanted: '${r.gasWanted}' and gas used: '${r.gasUsed}' : unknown request`,
+      );
     return SimulateResponse.encode({
       gasInfo: { gasWanted: BigInt(r.gasWanted), gasUsed: BigInt(r.gasUsed) },
-      result: { data: new Uint8Array(0), log: '', events: r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })) })), msgResponses: [] },
+      result: {
+        data: new Uint8Array(0),
+        log: '',
+        events: r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })) })),
+        msgResponses: [],
+      },
     }).finish();
   }),
 ]);

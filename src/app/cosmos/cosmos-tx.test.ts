@@ -19,7 +19,13 @@ async function tx(opts: { from?: string; fee?: { amount: { denom: string; amount
   const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'chainlet' });
   const [acc] = await wallet.getAccounts();
   const from = opts.from ?? acc!.address;
-  const bodyBytes = registry.encode({ typeUrl: '/cosmos.tx.v1beta1.TxBody', value: { messages: [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from, toAddress: from, amount: [{ denom: 'achainlet', amount: '1' }] } }], memo: '' } });
+  const bodyBytes = registry.encode({
+    typeUrl: '/cosmos.tx.v1beta1.TxBody',
+    value: {
+      messages: [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: from, toAddress: from, amount: [{ denom: 'achainlet', amount: '1' }] } }],
+      memo: '',
+    },
+  });
   // The secp256k1 key URL, as @skip-go/client and cosmjs' simulate send an Ethereum key.
   const pubkey = encodePubkey(encodeSecp256k1Pubkey(acc!.pubkey));
   const fee = opts.fee ?? { amount: [], gas: 0 };

@@ -43,7 +43,12 @@ export interface Coin {
 
 export type BankMsg =
   | { type: 'send'; typeUrl: typeof MSG_SEND_URL; from: Uint8Array; fromText: string; to: Uint8Array; toText: string; amount: Coin[] }
-  | { type: 'multi-send'; typeUrl: typeof MSG_MULTI_SEND_URL; inputs: { address: Uint8Array; text: string; coins: Coin[] }[]; outputs: { address: Uint8Array; text: string; coins: Coin[] }[] };
+  | {
+      type: 'multi-send';
+      typeUrl: typeof MSG_MULTI_SEND_URL;
+      inputs: { address: Uint8Array; text: string; coins: Coin[] }[];
+      outputs: { address: Uint8Array; text: string; coins: Coin[] }[];
+    };
 
 /** An IBC message (src/ibc): a user's MsgTransfer or a relayer's client, handshake and packet messages. */
 export interface IbcTxMsg {
@@ -104,7 +109,10 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
   if (body.messages.length === 0) throw new CosmosTxError(SdkCode.InvalidRequest, 'must contain at least one message: invalid request');
   if (body.extensionOptions.length > 0) throw new CosmosTxError(SdkCode.UnknownExtensionOptions, 'unknown extension options');
   if (authInfo.signerInfos.length !== 1 || raw.signatures.length !== 1) {
-    throw new CosmosTxError(SdkCode.Unauthorized, `this chain accepts txs with exactly one signer and one signature, got ${authInfo.signerInfos.length} signer(s) and ${raw.signatures.length} signature(s): unauthorized`);
+    throw new CosmosTxError(
+      SdkCode.Unauthorized,
+      `this chain accepts txs with exactly one signer and one signature, got ${authInfo.signerInfos.length} signer(s) and ${raw.signatures.length} signature(s): unauthorized`,
+    );
   }
   const msgs = body.messages.map((any, i) => decodeMsg(any.typeUrl, any.value, i, bech32Prefix));
   const info = authInfo.signerInfos[0]!;
@@ -123,7 +131,8 @@ export function decodeCosmosTx(bytes: Uint8Array, cometHash: Uint8Array, cometHa
   } catch {
     throw new CosmosTxError(SdkCode.InvalidPubKey, 'undecodable public key: invalid pubkey');
   }
-  if (key.length !== 33 || (key[0] !== 2 && key[0] !== 3)) throw new CosmosTxError(SdkCode.InvalidPubKey, `invalid public key length ${key.length}, expected a 33-byte compressed key: invalid pubkey`);
+  if (key.length !== 33 || (key[0] !== 2 && key[0] !== 3))
+    throw new CosmosTxError(SdkCode.InvalidPubKey, `invalid public key length ${key.length}, expected a 33-byte compressed key: invalid pubkey`);
   let address: Uint8Array;
   try {
     address = addressOfKey(pubKeyType, key);
@@ -165,7 +174,8 @@ export function firstSigner(m: CosmosMsg): Uint8Array {
   return m.type === 'ibc' ? m.signer : m.type === 'send' ? m.from : m.inputs[0]!.address;
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+const sameBytes = (a: Uint8Array, b: Uint8Array) =>
+  Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 
 /** Bounds of what signing fills in when a simulated tx leaves the fee out (cosmjs simulates with none). */
 const SIM_FEE_AMOUNT_DIGITS = 32;
@@ -184,7 +194,13 @@ export function signedSizeBound(d: DecodedCosmosTx, feeDenom: string): number {
   const fee = d.authInfo.fee;
   const authInfoBytes = AuthInfo.encode({
     ...d.authInfo,
-    signerInfos: [{ publicKey: { typeUrl, value: PubKey.encode({ key: d.signer.pubKey }).finish() }, modeInfo: { single: { mode: signingV1beta1().SignMode.SIGN_MODE_DIRECT } }, sequence: d.signer.sequence }],
+    signerInfos: [
+      {
+        publicKey: { typeUrl, value: PubKey.encode({ key: d.signer.pubKey }).finish() },
+        modeInfo: { single: { mode: signingV1beta1().SignMode.SIGN_MODE_DIRECT } },
+        sequence: d.signer.sequence,
+      },
+    ],
     fee: {
       amount: fee && fee.amount.length > 0 ? fee.amount : [{ denom: feeDenom, amount: '9'.repeat(SIM_FEE_AMOUNT_DIGITS) }],
       gasLimit: fee && fee.gasLimit > 0n ? fee.gasLimit : SIM_GAS_LIMIT,
@@ -211,7 +227,8 @@ export function verifyCosmosSignature(d: DecodedCosmosTx, chainId: string, accou
   if (d.signer.mode === SignMode.SIGN_MODE_DIRECT) {
     signBytes = txV1beta1().SignDoc.encode({ bodyBytes: d.raw.bodyBytes, authInfoBytes: d.raw.authInfoBytes, chainId, accountNumber }).finish();
   } else if (d.signer.mode === SignMode.SIGN_MODE_LEGACY_AMINO_JSON) {
-    if (d.msgs.some((m) => m.type === 'ibc')) return 'SIGN_MODE_LEGACY_AMINO_JSON is not supported for IBC messages on this chain: sign them with SIGN_MODE_DIRECT';
+    if (d.msgs.some((m) => m.type === 'ibc'))
+      return 'SIGN_MODE_LEGACY_AMINO_JSON is not supported for IBC messages on this chain: sign them with SIGN_MODE_DIRECT';
     signBytes = aminoSignBytes(d, chainId, accountNumber);
   } else {
     return `sign mode ${d.signer.mode} is not supported (SIGN_MODE_DIRECT and SIGN_MODE_LEGACY_AMINO_JSON are)`;
@@ -230,12 +247,25 @@ export function aminoSignBytes(d: DecodedCosmosTx, chainId: string, accountNumbe
   const msgs = (d.msgs as BankMsg[]).map((m) =>
     m.type === 'send'
       ? { type: 'cosmos-sdk/MsgSend', value: { amount: coins(m.amount), from_address: m.fromText, to_address: m.toText } }
-      : { type: 'cosmos-sdk/MsgMultiSend', value: { inputs: m.inputs.map((i) => ({ address: i.text, coins: coins(i.coins) })), outputs: m.outputs.map((o) => ({ address: o.text, coins: coins(o.coins) })) } },
+      : {
+          type: 'cosmos-sdk/MsgMultiSend',
+          value: {
+            inputs: m.inputs.map((i) => ({ address: i.text, coins: coins(i.coins) })),
+            outputs: m.outputs.map((o) => ({ address: o.text, coins: coins(o.coins) })),
+          },
+        },
   );
   const fee: Record<string, unknown> = { amount: coins(d.fee.coins), gas: d.fee.gasLimit.toString() };
   if (d.fee.granter) fee['granter'] = d.fee.granter;
   if (d.fee.payer) fee['payer'] = d.fee.payer;
-  const doc: Record<string, unknown> = { account_number: accountNumber.toString(), chain_id: chainId, fee, memo: d.body.memo, msgs, sequence: d.signer.sequence.toString() };
+  const doc: Record<string, unknown> = {
+    account_number: accountNumber.toString(),
+    chain_id: chainId,
+    fee,
+    memo: d.body.memo,
+    msgs,
+    sequence: d.signer.sequence.toString(),
+  };
   if (d.body.timeoutHeight > 0n) doc['timeout_height'] = d.body.timeoutHeight.toString();
   const json = JSON.stringify(sortKeys(doc)).replace(/&/g, '\\u0026').replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
   return new TextEncoder().encode(json);
@@ -245,7 +275,11 @@ function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeys(o[k])]));
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, sortKeys(o[k])]),
+    );
   }
   return v;
 }
@@ -261,7 +295,15 @@ function decodeMsg(typeUrl: string, value: Uint8Array, index: number, prefix: st
       const m = bankTx().MsgSend.decode(value);
       const amount = m.amount.map((c) => parseCoin(c.denom, c.amount, 'amount'));
       if (amount.length === 0) throw new CosmosTxError(SdkCode.InvalidCoins, `${coinsText(amount)}: invalid coins`);
-      return { type: 'send', typeUrl, from: parseAddress(m.fromAddress, prefix, 'sender'), fromText: m.fromAddress, to: parseAddress(m.toAddress, prefix, 'recipient'), toText: m.toAddress, amount };
+      return {
+        type: 'send',
+        typeUrl,
+        from: parseAddress(m.fromAddress, prefix, 'sender'),
+        fromText: m.fromAddress,
+        to: parseAddress(m.toAddress, prefix, 'recipient'),
+        toText: m.toAddress,
+        amount,
+      };
     }
     if (typeUrl === MSG_MULTI_SEND_URL) {
       const m = bankTx().MsgMultiSend.decode(value);
@@ -291,8 +333,13 @@ function parseAddress(text: string, prefix: string, what: string): Uint8Array {
   } catch (e) {
     throw new CosmosTxError(SdkCode.InvalidAddress, `invalid ${what} address: ${(e as Error).message}: invalid address`);
   }
-  if (decoded.prefix !== prefix) throw new CosmosTxError(SdkCode.InvalidAddress, `invalid ${what} address: hrp does not match bech32 prefix: expected '${prefix}' got '${decoded.prefix}': invalid address`);
-  if (decoded.bytes.length !== 20) throw new CosmosTxError(SdkCode.InvalidAddress, `invalid ${what} address: address length must be 20 bytes, got ${decoded.bytes.length}: invalid address`);
+  if (decoded.prefix !== prefix)
+    throw new CosmosTxError(
+      SdkCode.InvalidAddress,
+      `invalid ${what} address: hrp does not match bech32 prefix: expected '${prefix}' got '${decoded.prefix}': invalid address`,
+    );
+  if (decoded.bytes.length !== 20)
+    throw new CosmosTxError(SdkCode.InvalidAddress, `invalid ${what} address: address length must be 20 bytes, got ${decoded.bytes.length}: invalid address`);
   return decoded.bytes;
 }
 

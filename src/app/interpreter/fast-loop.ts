@@ -242,7 +242,16 @@ async function leanFrame(evm: EvmInternals, Interpreter: InterpreterCtor, messag
     createdAddresses: message.createdAddresses,
     initialLogs: opts.initialLogs,
   };
-  const interpreter = new Interpreter(evm, evm.stateManager, evm.blockchain, env, message.gasLimit, evm.journal, evm.performanceLogger, evm._optsCached.profiler);
+  const interpreter = new Interpreter(
+    evm,
+    evm.stateManager,
+    evm.blockchain,
+    env,
+    message.gasLimit,
+    evm.journal,
+    evm.performanceLogger,
+    evm._optsCached.profiler,
+  );
   if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
   if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
   const { runState, exceptionError } = await interpreter.run(message.code, opts);

@@ -56,7 +56,9 @@ describe('prestateTracer', () => {
 
   it('sees the effects of the earlier txs of the block', async () => {
     const pre = (await trace(second)) as Pre;
-    const values = Object.values(pre[chain.token]!.storage!).map((v) => BigInt(v)).sort((a, b) => Number(a - b));
+    const values = Object.values(pre[chain.token]!.storage!)
+      .map((v) => BigInt(v))
+      .sort((a, b) => Number(a - b));
     expect(values).toEqual([10n, 990n]);
     expect(pre[DEV_ADDRESS_0]!.nonce).toBe(Number((await chain.view.getTransaction(ethHash(second)))!.tx.nonce));
   });
@@ -70,7 +72,11 @@ describe('prestateTracer', () => {
     expect(post[DEV_ADDRESS_0]!.nonce).toBe(pre[DEV_ADDRESS_0]!.nonce! + 1);
     // The token's code and balance did not change: post has only its storage.
     expect(Object.keys(post[chain.token]!)).toEqual(['storage']);
-    expect(Object.values(post[chain.token]!.storage!).map((v) => BigInt(v)).sort()).toEqual([10n, 990n]);
+    expect(
+      Object.values(post[chain.token]!.storage!)
+        .map((v) => BigInt(v))
+        .sort(),
+    ).toEqual([10n, 990n]);
     // A slot that was empty before is left out of `pre`.
     expect(Object.values(pre[chain.token]!.storage!).map((v) => BigInt(v))).toEqual([1000n]);
   });

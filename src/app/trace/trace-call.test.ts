@@ -63,7 +63,9 @@ describe('traceCall', () => {
 
   it('refuses a call its sender cannot pay for, with geth words', async () => {
     const poor = addr('0x000000000000000000000000000000000000dEaD'.toLowerCase());
-    const err = await traceCall(chain.view, { from: poor, to: addr(DEV_ADDRESS_1), value: 1n, gasPrice: 10n ** 12n, gas: 21_000n }, after).catch((e: unknown) => e);
+    const err = await traceCall(chain.view, { from: poor, to: addr(DEV_ADDRESS_1), value: 1n, gasPrice: 10n ** 12n, gas: 21_000n }, after).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TraceCallRejectedError);
     expect((err as Error).message).toMatch(/^insufficient funds for gas \* price \+ value: have 0 want \d+$/);
   });

@@ -70,7 +70,14 @@ export async function traceBlock(view: EvmView, ref: number | Uint8Array, config
 async function replayBlock(view: EvmView, block: EvmBlock, traced: Map<string, TracedTx>, timeoutMs: number, stopAfter?: string): Promise<void> {
   if (view.blockReplay === undefined) throw new TraceError('this node cannot replay blocks');
   const recorded = await view.getTransactionsOfBlock(block.number);
-  const env = { height: block.number, hash: block.hash, timestamp: block.timestamp, coinbase: block.coinbase, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas };
+  const env = {
+    height: block.number,
+    hash: block.hash,
+    timestamp: block.timestamp,
+    coinbase: block.coinbase,
+    gasLimit: block.gasLimit,
+    baseFee: block.baseFeePerGas,
+  };
   for (;;) {
     // Each pass on fresh copies: the parent state, the auth registry and the IBC store.
     const replay = await view.blockReplay(block.number);

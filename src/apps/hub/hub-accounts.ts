@@ -65,5 +65,4 @@ export class HubAccounts {
     }
     return h.digest();
   }
-
 }

@@ -152,7 +152,14 @@ export class HubApp implements Application {
 
   async initChain(req: RequestInitChain): Promise<ResponseInitChain> {
     const g = parseHubGenesis(req.appStateBytes);
-    const config: HubConfig = { chainId: req.chainId, denom: g.denom, displayDenom: g.displayDenom, decimals: g.decimals, bech32Prefix: g.bech32Prefix, minGasPrice: g.minGasPrice };
+    const config: HubConfig = {
+      chainId: req.chainId,
+      denom: g.denom,
+      displayDenom: g.displayDenom,
+      decimals: g.decimals,
+      bech32Prefix: g.bech32Prefix,
+      minGasPrice: g.minGasPrice,
+    };
     const map: AccountMap = new Map();
     for (const a of g.accounts) {
       const { prefix, bytes } = fromBech32(a.address);
@@ -180,7 +187,14 @@ export class HubApp implements Application {
     const out = await runCosmosTx(d, this.env(meta.height + 1, this.ibc), this.committed, 'check');
     if (out.result.code !== CodeTypeOK) return { ...out.result, events: [] };
     const acct = await this.committed.getAccount(d.sender);
-    return { ...out.result, sender: d.senderHex, nonce: d.signer.sequence, priority: out.feePerGas, maxFeePerGas: out.feePerGas, senderStateNonce: acct?.nonce ?? 0n };
+    return {
+      ...out.result,
+      sender: d.senderHex,
+      nonce: d.signer.sequence,
+      priority: out.feePerGas,
+      maxFeePerGas: out.feePerGas,
+      senderStateNonce: acct?.nonce ?? 0n,
+    };
   }
 
   async prepareProposal(req: RequestPrepareProposal): Promise<ResponsePrepareProposal> {
@@ -227,10 +241,12 @@ export class HubApp implements Application {
     const p = this.pending;
     if (!p) return { retainHeight: 0 };
     const before = this.committed.entries();
-    const changed = [...p.accounts.entries()].filter(([k, v]) => {
-      const o = before.get(k);
-      return !o || o.balance !== v.balance || o.sequence !== v.sequence;
-    }).map(([k]) => k);
+    const changed = [...p.accounts.entries()]
+      .filter(([k, v]) => {
+        const o = before.get(k);
+        return !o || o.balance !== v.balance || o.sequence !== v.sequence;
+      })
+      .map(([k]) => k);
     await this.auth.numberAll(changed.sort());
     this.committed = p.accounts;
     this.ibc = p.ibc.flatten();
@@ -251,7 +267,13 @@ export class HubApp implements Application {
       },
       denom: c?.denom ?? '',
       bech32Prefix: c?.bech32Prefix ?? '',
-      cosmos: { auth: this.auth, displayDenom: c?.displayDenom ?? '', decimals: c?.decimals ?? 6, env: (h) => this.env(h, this.ibc.copy()), ibc: () => this.ibc },
+      cosmos: {
+        auth: this.auth,
+        displayDenom: c?.displayDenom ?? '',
+        decimals: c?.decimals ?? 6,
+        env: (h) => this.env(h, this.ibc.copy()),
+        ibc: () => this.ibc,
+      },
     };
     return routeQuery(ctx, this.routes, req);
   }
@@ -265,7 +287,16 @@ export class HubApp implements Application {
 
   private env(height: number, ibc: IbcStore, timeNs = 0n): CosmosChainEnv {
     const c = this.requireMeta().config;
-    return { chainId: c.chainId, denom: c.denom, bech32Prefix: c.bech32Prefix, auth: this.auth, minGasPrice: BigInt(c.minGasPrice), baseFee: 0n, height, ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) } };
+    return {
+      chainId: c.chainId,
+      denom: c.denom,
+      bech32Prefix: c.bech32Prefix,
+      auth: this.auth,
+      minGasPrice: BigInt(c.minGasPrice),
+      baseFee: 0n,
+      height,
+      ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) },
+    };
   }
 
   private requireMeta(): Meta {
@@ -301,7 +332,7 @@ function rejected(e: unknown): ExecTxResult & ResponseCheckTx {
 export function parseHubGenesis(bytes: Uint8Array): HubGenesisState {
   const json = JSON.parse(new TextDecoder().decode(bytes)) as { hub?: HubGenesisState };
   const g = json.hub;
-  if (!g || typeof g.denom !== 'string' || typeof g.bech32Prefix !== 'string' || !Array.isArray(g.accounts)) throw new Error('hub genesis: app_state.hub needs denom, bech32Prefix and accounts');
+  if (!g || typeof g.denom !== 'string' || typeof g.bech32Prefix !== 'string' || !Array.isArray(g.accounts))
+    throw new Error('hub genesis: app_state.hub needs denom, bech32Prefix and accounts');
   return g;
 }
-

@@ -35,7 +35,16 @@ describe('tx_result.data of an Ethereum tx', () => {
       ...response,
       ret: new Uint8Array([1, 2, 3]),
       vmError: 'execution reverted',
-      logs: [0, 1].map((i) => ({ address: `0x${'cd'.repeat(20)}`, topics: [`0x${'01'.repeat(32)}`, `0x${'02'.repeat(32)}`], data: new Uint8Array([i, 9]), blockNumber: 7n, txHash: `0x${'ab'.repeat(32)}`, txIndex: 3, blockHash: `0x${'07'.repeat(32)}`, index: i })),
+      logs: [0, 1].map((i) => ({
+        address: `0x${'cd'.repeat(20)}`,
+        topics: [`0x${'01'.repeat(32)}`, `0x${'02'.repeat(32)}`],
+        data: new Uint8Array([i, 9]),
+        blockNumber: 7n,
+        txHash: `0x${'ab'.repeat(32)}`,
+        txIndex: 3,
+        blockHash: `0x${'07'.repeat(32)}`,
+        index: i,
+      })),
     };
     const data = ethereumTxResultData(withLogs);
     const value = TxMsgData.decode(data).msgResponses[0]!.value;
@@ -45,7 +54,17 @@ describe('tx_result.data of an Ethereum tx', () => {
     const type = protobuf.parse(text, { keepCase: true }).root.lookupType('cosmos.evm.vm.v1.MsgEthereumTxResponse');
     const snake = {
       hash: withLogs.hash,
-      logs: withLogs.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, block_number: Number(l.blockNumber), tx_hash: l.txHash, tx_index: l.txIndex, block_hash: l.blockHash, index: l.index, removed: false })),
+      logs: withLogs.logs.map((l) => ({
+        address: l.address,
+        topics: l.topics,
+        data: l.data,
+        block_number: Number(l.blockNumber),
+        tx_hash: l.txHash,
+        tx_index: l.txIndex,
+        block_hash: l.blockHash,
+        index: l.index,
+        removed: false,
+      })),
       ret: withLogs.ret,
       vm_error: withLogs.vmError,
       gas_used: Number(withLogs.gasUsed),

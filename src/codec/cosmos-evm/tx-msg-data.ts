@@ -136,5 +136,7 @@ export function decodeMsgEthereumTxResponse(data: Uint8Array): MsgEthereumTxResp
 /** The `tx_result.data` bytes of an Ethereum tx: TxMsgData { msg_responses: [Any(MsgEthereumTxResponse)] }. */
 export function ethereumTxResultData(r: MsgEthereumTxResponse): Uint8Array {
   // Into a buffer of its own size: the writer's pooled view would keep an 8 KiB slab alive per result.
-  return new Uint8Array(TxMsgDataCodec.encode({ msg_responses: [{ type_url: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish());
+  return new Uint8Array(
+    TxMsgDataCodec.encode({ msg_responses: [{ type_url: MSG_ETHEREUM_TX_RESPONSE_TYPE_URL, value: encodeMsgEthereumTxResponse(r) }] }).finish(),
+  );
 }

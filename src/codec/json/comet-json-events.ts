@@ -6,7 +6,21 @@
  */
 import type { EventData, TxResult } from '../../events/types.js';
 import type { TxProof } from '../../types/txs.js';
-import { b64, encodeBlock, encodeBlockId, encodeHeader, encodeValidator, encodeVote, hex, i64, type BlockIdJson, type BlockJson, type HeaderJson, type ValidatorJson, type VoteJson } from './comet-json.js';
+import {
+  b64,
+  encodeBlock,
+  encodeBlockId,
+  encodeHeader,
+  encodeValidator,
+  encodeVote,
+  hex,
+  i64,
+  type BlockIdJson,
+  type BlockJson,
+  type HeaderJson,
+  type ValidatorJson,
+  type VoteJson,
+} from './comet-json.js';
 import {
   encodeEvent,
   encodeExecTxResult,

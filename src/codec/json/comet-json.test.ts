@@ -62,8 +62,20 @@ describe('block types', () => {
     expect(j.last_results_hash).toBe('');
     expect(j.proposer_address).toBe('0F'.repeat(20));
     expect(Object.keys(j)).toEqual([
-      'version', 'chain_id', 'height', 'time', 'last_block_id', 'last_commit_hash', 'data_hash', 'validators_hash',
-      'next_validators_hash', 'consensus_hash', 'app_hash', 'last_results_hash', 'evidence_hash', 'proposer_address',
+      'version',
+      'chain_id',
+      'height',
+      'time',
+      'last_block_id',
+      'last_commit_hash',
+      'data_hash',
+      'validators_hash',
+      'next_validators_hash',
+      'consensus_hash',
+      'app_hash',
+      'last_results_hash',
+      'evidence_hash',
+      'proposer_address',
     ]);
   });
 
@@ -148,9 +160,29 @@ describe('ABCI results', () => {
   });
 
   it('writes ResponseQuery with camelCase proofOps and nulls for nil bytes', () => {
-    const j = encodeResponseQuery({ code: 0, log: '', info: '', index: 0, key: null, value: new TextEncoder().encode('{}'), proofOps: null, height: 5, codespace: '' });
+    const j = encodeResponseQuery({
+      code: 0,
+      log: '',
+      info: '',
+      index: 0,
+      key: null,
+      value: new TextEncoder().encode('{}'),
+      proofOps: null,
+      height: 5,
+      codespace: '',
+    });
     expect(j).toEqual({ code: 0, log: '', info: '', index: '0', key: null, value: 'e30=', proofOps: null, height: '5', codespace: '' });
-    const p = encodeResponseQuery({ code: 0, log: '', info: '', index: 0, key: bytes(1, 1), value: null, proofOps: [{ type: 'ics23', key: bytes(1, 2), data: bytes(1, 3) }], height: 1, codespace: '' });
+    const p = encodeResponseQuery({
+      code: 0,
+      log: '',
+      info: '',
+      index: 0,
+      key: bytes(1, 1),
+      value: null,
+      proofOps: [{ type: 'ics23', key: bytes(1, 2), data: bytes(1, 3) }],
+      height: 1,
+      codespace: '',
+    });
     expect(p.proofOps).toEqual({ ops: [{ type: 'ics23', key: 'Ag==', data: 'Aw==' }] });
   });
 
@@ -214,7 +246,12 @@ describe('events and proofs', () => {
       type: 'tendermint/event/ValidatorSetUpdates',
       value: {
         validator_updates: [
-          { address: 'AA'.repeat(20), pub_key: { type: 'tendermint/PubKeyEd25519', value: Buffer.from(bytes(32, 7)).toString('base64') }, voting_power: '10', proposer_priority: '-5' },
+          {
+            address: 'AA'.repeat(20),
+            pub_key: { type: 'tendermint/PubKeyEd25519', value: Buffer.from(bytes(32, 7)).toString('base64') },
+            voting_power: '10',
+            proposer_priority: '-5',
+          },
         ],
       },
     });

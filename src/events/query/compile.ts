@@ -114,6 +114,5 @@ export function compileQuery(ast: QueryAst): EventsMatcher {
       if (!conditionMatches(conds[i]!, empties[i]!, events)) return false;
     }
     return hasAnyKey(events); // CometBFT: an empty event map never matches
-
   };
 }

@@ -31,10 +31,8 @@ describe('parseQuery', () => {
   });
 
   it('needs no spaces around operators and accepts any whitespace', () => {
-    expect(parseQuery("tm.event='NewBlock'").conditions).toEqual([
-      { tag: 'tm.event', op: '=', arg: { kind: 'string', value: 'NewBlock' } },
-    ]);
-    expect(parseQuery("\t a.b>=3\nAND  c.d<4 ").conditions.map((c) => c.op)).toEqual(['>=', '<']);
+    expect(parseQuery("tm.event='NewBlock'").conditions).toEqual([{ tag: 'tm.event', op: '=', arg: { kind: 'string', value: 'NewBlock' } }]);
+    expect(parseQuery('\t a.b>=3\nAND  c.d<4 ').conditions.map((c) => c.op)).toEqual(['>=', '<']);
   });
 
   it('accepts tags with digits, dashes, underscores and non-ASCII letters', () => {
@@ -43,7 +41,7 @@ describe('parseQuery', () => {
   });
 
   it('keeps string contents verbatim (no escapes, keywords inside are text)', () => {
-    const ast = parseQuery("a.b = 'x AND y = \"z\"'");
+    const ast = parseQuery('a.b = \'x AND y = "z"\'');
     expect(ast.conditions[0]!.arg).toEqual({ kind: 'string', value: 'x AND y = "z"' });
   });
 
@@ -67,12 +65,8 @@ describe('parseQuery', () => {
   });
 
   it('rejects missing operators, arguments and dangling AND', () => {
-    expect(syntaxError('tm.event').message).toBe(
-      'unexpected end of query at position 8, expected =, <, <=, >, >=, CONTAINS or EXISTS',
-    );
-    expect(syntaxError('a.b =').message).toBe(
-      'unexpected end of query at position 5, expected a string, a number, TIME or DATE',
-    );
+    expect(syntaxError('tm.event').message).toBe('unexpected end of query at position 8, expected =, <, <=, >, >=, CONTAINS or EXISTS');
+    expect(syntaxError('a.b =').message).toBe('unexpected end of query at position 5, expected a string, a number, TIME or DATE');
     expect(syntaxError("a.b = 'x' AND").message).toBe('unexpected end of query at position 13, expected a tag');
     expect(syntaxError('').message).toBe('unexpected end of query at position 0, expected a tag');
   });
@@ -100,9 +94,7 @@ describe('parseQuery', () => {
   });
 
   it('keywords are case-sensitive', () => {
-    expect(syntaxError("a.b = 'x' and c.d = 'y'").message).toBe(
-      'unexpected "and" at position 10, expected AND or end of query',
-    );
+    expect(syntaxError("a.b = 'x' and c.d = 'y'").message).toBe('unexpected "and" at position 10, expected AND or end of query');
     expect(syntaxError('a.b exists').message).toMatch(/^unexpected "exists" at position 4/);
   });
 });
@@ -110,9 +102,7 @@ describe('parseQuery', () => {
 describe('formatQuery', () => {
   it('prints the canonical form', () => {
     const ast = parseQuery("tm.event='Tx'   AND tx.height>=5 AND t.x < TIME 2020-01-01T00:00:00Z AND d.y = DATE 2020-01-01 AND e.z EXISTS");
-    expect(formatQuery(ast)).toBe(
-      "tm.event = 'Tx' AND tx.height >= 5 AND t.x < TIME 2020-01-01T00:00:00Z AND d.y = DATE 2020-01-01 AND e.z EXISTS",
-    );
+    expect(formatQuery(ast)).toBe("tm.event = 'Tx' AND tx.height >= 5 AND t.x < TIME 2020-01-01T00:00:00Z AND d.y = DATE 2020-01-01 AND e.z EXISTS");
     expect(formatQuery(parseQuery(formatQuery(ast)))).toBe(formatQuery(ast));
   });
 });

@@ -172,7 +172,8 @@ export class PacketIndex {
     const dst = this.chains.get(dstChainId);
     let timeoutElapsed = false;
     if (dst && !e.receive) {
-      timeoutElapsed = (e.timeoutHeight !== 0n && BigInt(dst.height()) >= e.timeoutHeight) || (e.timeoutTimestamp !== 0n && (await dst.latestTimeNs()) >= e.timeoutTimestamp);
+      timeoutElapsed =
+        (e.timeoutHeight !== 0n && BigInt(dst.height()) >= e.timeoutHeight) || (e.timeoutTimestamp !== 0n && (await dst.latestTimeNs()) >= e.timeoutTimestamp);
     }
     return {
       srcChainId: e.srcChainId,
@@ -188,7 +189,9 @@ export class PacketIndex {
       receiver: e.data.receiver,
       send: await this.chainTx(e.send),
       ...(e.receive ? { receive: { ...(await this.chainTx(e.receive)), ...(e.receive.ackError ? { ackError: e.receive.ackError } : {}) } } : {}),
-      ...(e.acknowledge ? { acknowledge: { ...(await this.chainTx(e.acknowledge)), ...(e.acknowledge.ackError ? { ackError: e.acknowledge.ackError } : {}) } } : {}),
+      ...(e.acknowledge
+        ? { acknowledge: { ...(await this.chainTx(e.acknowledge)), ...(e.acknowledge.ackError ? { ackError: e.acknowledge.ackError } : {}) } }
+        : {}),
       ...(e.timeout ? { timeout: await this.chainTx(e.timeout) } : {}),
       timeoutElapsed,
       dstDenom,

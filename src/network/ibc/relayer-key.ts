@@ -55,7 +55,10 @@ export function signRelayTx(a: SignTxArgs): Uint8Array {
   const { SignMode } = signingCodec();
   const { PubKey: Secp256k1PubKey } = keysCodec();
   const bodyBytes = TxBody.encode(TxBody.fromPartial({ messages: a.msgs, memo: a.memo ?? '' })).finish();
-  const pubKey = { typeUrl: a.key.type === 'eth_secp256k1' ? ETH_SECP256K1_PUBKEY_URL : SECP256K1_PUBKEY_URL, value: Secp256k1PubKey.encode({ key: a.key.publicKey }).finish() };
+  const pubKey = {
+    typeUrl: a.key.type === 'eth_secp256k1' ? ETH_SECP256K1_PUBKEY_URL : SECP256K1_PUBKEY_URL,
+    value: Secp256k1PubKey.encode({ key: a.key.publicKey }).finish(),
+  };
   const authInfoBytes = AuthInfo.encode(
     AuthInfo.fromPartial({
       signerInfos: [{ publicKey: pubKey, modeInfo: { single: { mode: SignMode.SIGN_MODE_DIRECT } }, sequence: a.sequence }],

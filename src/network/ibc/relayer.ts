@@ -135,11 +135,28 @@ export class Relayer {
   async open(): Promise<void> {
     const A = this.chainA;
     const B = this.chainB;
-    this.a = { chain: A, clientId: '', connectionId: '', channelId: '', sequence: await A.accountSequence(A.key.address), accountNumber: await A.accountNumber(A.key.address) };
-    this.b = { chain: B, clientId: '', connectionId: '', channelId: '', sequence: await B.accountSequence(B.key.address), accountNumber: await B.accountNumber(B.key.address) };
+    this.a = {
+      chain: A,
+      clientId: '',
+      connectionId: '',
+      channelId: '',
+      sequence: await A.accountSequence(A.key.address),
+      accountNumber: await A.accountNumber(A.key.address),
+    };
+    this.b = {
+      chain: B,
+      clientId: '',
+      connectionId: '',
+      channelId: '',
+      sequence: await B.accountSequence(B.key.address),
+      accountNumber: await B.accountNumber(B.key.address),
+    };
     // Follow both chains from the start (a packet may be sent as soon as one end is open): packets
     // sent, acknowledgements written, new blocks. Nothing is relayed before the channel is open.
-    for (const [end, side] of [[this.a, 'a'], [this.b, 'b']] as const) {
+    for (const [end, side] of [
+      [this.a, 'a'],
+      [this.b, 'b'],
+    ] as const) {
       const tx = end.chain.subscribe(`tm.event = 'Tx'`, `relayer-tx-${end.chain.chainId}`);
       tx.setListener((m) => {
         if (m.data.type === 'Tx') this.observe(side, m.data.value.txResult.result.events);
@@ -151,34 +168,138 @@ export class Relayer {
       this.subs.push(tx, blocks);
     }
     // Clients of each other, from each chain's latest signed header.
-    for (const [self, other] of [[this.a, this.b], [this.b, this.a]] as const) {
+    for (const [self, other] of [
+      [this.a, this.b],
+      [this.b, this.a],
+    ] as const) {
       const sh = await this.latestSigned(other.chain);
-      const events = await this.submit(self, [{ kind: 'createClient', m: { clientState: clientStateOf(other.chain.chainId, BigInt(sh.header.height)), consensusState: consensusStateOf(sh.header), signer: this.signer(self) } }]);
+      const events = await this.submit(self, [
+        {
+          kind: 'createClient',
+          m: {
+            clientState: clientStateOf(other.chain.chainId, BigInt(sh.header.height)),
+            consensusState: consensusStateOf(sh.header),
+            signer: this.signer(self),
+          },
+        },
+      ]);
       self.clientId = attr(events, 'create_client', 'client_id');
     }
-    const conn = await this.submit(this.a, [{ kind: 'connOpenInit', m: { clientId: this.a.clientId, counterparty: { clientId: this.b.clientId, connectionId: '', prefix: { keyPrefix: new TextEncoder().encode('ibc') } }, version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }, delayPeriod: 0n, signer: this.signer(this.a) } }]);
+    const conn = await this.submit(this.a, [
+      {
+        kind: 'connOpenInit',
+        m: {
+          clientId: this.a.clientId,
+          counterparty: { clientId: this.b.clientId, connectionId: '', prefix: { keyPrefix: new TextEncoder().encode('ibc') } },
+          version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] },
+          delayPeriod: 0n,
+          signer: this.signer(this.a),
+        },
+      },
+    ]);
     this.a.connectionId = attr(conn, 'connection_open_init', 'connection_id');
     const tryEv = await this.withUpdate(this.b, this.a, (proofHeight) => [
-      { kind: 'connOpenTry', m: { clientId: this.b.clientId, previousConnectionId: '', counterparty: { clientId: this.a.clientId, connectionId: this.a.connectionId, prefix: { keyPrefix: new TextEncoder().encode('ibc') } }, delayPeriod: 0n, counterpartyVersions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }], proofHeight, proofInit: new Uint8Array(0), proofClient: new Uint8Array(0), proofConsensus: new Uint8Array(0), consensusHeight: height(0), signer: this.signer(this.b), hostConsensusStateProof: new Uint8Array(0) } },
+      {
+        kind: 'connOpenTry',
+        m: {
+          clientId: this.b.clientId,
+          previousConnectionId: '',
+          counterparty: { clientId: this.a.clientId, connectionId: this.a.connectionId, prefix: { keyPrefix: new TextEncoder().encode('ibc') } },
+          delayPeriod: 0n,
+          counterpartyVersions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }],
+          proofHeight,
+          proofInit: new Uint8Array(0),
+          proofClient: new Uint8Array(0),
+          proofConsensus: new Uint8Array(0),
+          consensusHeight: height(0),
+          signer: this.signer(this.b),
+          hostConsensusStateProof: new Uint8Array(0),
+        },
+      },
     ]);
     this.b.connectionId = attr(tryEv, 'connection_open_try', 'connection_id');
     await this.withUpdate(this.a, this.b, (proofHeight) => [
-      { kind: 'connOpenAck', m: { connectionId: this.a.connectionId, counterpartyConnectionId: this.b.connectionId, version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }, proofHeight, proofTry: new Uint8Array(0), proofClient: new Uint8Array(0), proofConsensus: new Uint8Array(0), consensusHeight: height(0), signer: this.signer(this.a), hostConsensusStateProof: new Uint8Array(0) } },
+      {
+        kind: 'connOpenAck',
+        m: {
+          connectionId: this.a.connectionId,
+          counterpartyConnectionId: this.b.connectionId,
+          version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] },
+          proofHeight,
+          proofTry: new Uint8Array(0),
+          proofClient: new Uint8Array(0),
+          proofConsensus: new Uint8Array(0),
+          consensusHeight: height(0),
+          signer: this.signer(this.a),
+          hostConsensusStateProof: new Uint8Array(0),
+        },
+      },
     ]);
-    await this.withUpdate(this.b, this.a, (proofHeight) => [{ kind: 'connOpenConfirm', m: { connectionId: this.b.connectionId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } }]);
+    await this.withUpdate(this.b, this.a, (proofHeight) => [
+      { kind: 'connOpenConfirm', m: { connectionId: this.b.connectionId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } },
+    ]);
     // The transfer channel.
-    const chanInit = await this.submit(this.a, [{ kind: 'chanOpenInit', m: { portId: TRANSFER_PORT, channel: { state: ChanState.STATE_INIT, ordering: Order.ORDER_UNORDERED, counterparty: { portId: TRANSFER_PORT, channelId: '' }, connectionHops: [this.a.connectionId], version: ICS20_VERSION }, signer: this.signer(this.a) } }]);
+    const chanInit = await this.submit(this.a, [
+      {
+        kind: 'chanOpenInit',
+        m: {
+          portId: TRANSFER_PORT,
+          channel: {
+            state: ChanState.STATE_INIT,
+            ordering: Order.ORDER_UNORDERED,
+            counterparty: { portId: TRANSFER_PORT, channelId: '' },
+            connectionHops: [this.a.connectionId],
+            version: ICS20_VERSION,
+          },
+          signer: this.signer(this.a),
+        },
+      },
+    ]);
     this.a.channelId = attr(chanInit, 'channel_open_init', 'channel_id');
     const chanTry = await this.withUpdate(this.b, this.a, (proofHeight) => [
-      { kind: 'chanOpenTry', m: { portId: TRANSFER_PORT, previousChannelId: '', channel: { state: ChanState.STATE_TRYOPEN, ordering: Order.ORDER_UNORDERED, counterparty: { portId: TRANSFER_PORT, channelId: this.a.channelId }, connectionHops: [this.b.connectionId], version: ICS20_VERSION }, counterpartyVersion: ICS20_VERSION, proofInit: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } },
+      {
+        kind: 'chanOpenTry',
+        m: {
+          portId: TRANSFER_PORT,
+          previousChannelId: '',
+          channel: {
+            state: ChanState.STATE_TRYOPEN,
+            ordering: Order.ORDER_UNORDERED,
+            counterparty: { portId: TRANSFER_PORT, channelId: this.a.channelId },
+            connectionHops: [this.b.connectionId],
+            version: ICS20_VERSION,
+          },
+          counterpartyVersion: ICS20_VERSION,
+          proofInit: new Uint8Array(0),
+          proofHeight,
+          signer: this.signer(this.b),
+        },
+      },
     ]);
     this.b.channelId = attr(chanTry, 'channel_open_try', 'channel_id');
-    await this.withUpdate(this.a, this.b, (proofHeight) => [{ kind: 'chanOpenAck', m: { portId: TRANSFER_PORT, channelId: this.a.channelId, counterpartyChannelId: this.b.channelId, counterpartyVersion: ICS20_VERSION, proofTry: new Uint8Array(0), proofHeight, signer: this.signer(this.a) } }]);
-    await this.withUpdate(this.b, this.a, (proofHeight) => [{ kind: 'chanOpenConfirm', m: { portId: TRANSFER_PORT, channelId: this.b.channelId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } }]);
+    await this.withUpdate(this.a, this.b, (proofHeight) => [
+      {
+        kind: 'chanOpenAck',
+        m: {
+          portId: TRANSFER_PORT,
+          channelId: this.a.channelId,
+          counterpartyChannelId: this.b.channelId,
+          counterpartyVersion: ICS20_VERSION,
+          proofTry: new Uint8Array(0),
+          proofHeight,
+          signer: this.signer(this.a),
+        },
+      },
+    ]);
+    await this.withUpdate(this.b, this.a, (proofHeight) => [
+      {
+        kind: 'chanOpenConfirm',
+        m: { portId: TRANSFER_PORT, channelId: this.b.channelId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) },
+      },
+    ]);
     this.opts.logger?.info({ a: A.chainId, b: B.chainId, channelA: this.a.channelId, channelB: this.b.channelId }, 'ibc channel open');
     this.open_ = true;
     if (this.mode === 'block') this.schedule();
-
   }
 
   status(): RelayerStatus {
@@ -187,12 +308,29 @@ export class Relayer {
       const src = t.from === 'a' ? this.a : this.b;
       // Acknowledged or timed out (by this relayer's last flush, or by anyone): no longer pending.
       if (!this.committed(src, t.packet)) continue;
-      pending.push({ fromChainId: src.chain.chainId, sequence: t.packet.sequence.toString(), stage: t.ack ? 'acknowledge' : this.timedOut(t.packet, t.from === 'a' ? this.b : this.a) ? 'timeout' : 'receive' });
+      pending.push({
+        fromChainId: src.chain.chainId,
+        sequence: t.packet.sequence.toString(),
+        stage: t.ack ? 'acknowledge' : this.timedOut(t.packet, t.from === 'a' ? this.b : this.a) ? 'timeout' : 'receive',
+      });
     }
     return {
       paused: this._paused,
       mode: this.mode,
-      paths: this.a ? [{ chainA: this.a.chain.chainId, chainB: this.b.chain.chainId, channelA: this.a.channelId, channelB: this.b.channelId, connectionA: this.a.connectionId, connectionB: this.b.connectionId, clientA: this.a.clientId, clientB: this.b.clientId }] : [],
+      paths: this.a
+        ? [
+            {
+              chainA: this.a.chain.chainId,
+              chainB: this.b.chain.chainId,
+              channelA: this.a.channelId,
+              channelB: this.b.channelId,
+              connectionA: this.a.connectionId,
+              connectionB: this.b.connectionId,
+              clientA: this.a.clientId,
+              clientB: this.b.clientId,
+            },
+          ]
+        : [],
       pending,
     };
   }
@@ -279,7 +417,10 @@ export class Relayer {
       const sh = await end.chain.signedHeader(end.chain.height());
       if (sh) this.latestTime.set(end.chain.chainId, timestampToNs(sh.header.time));
     }
-    for (const [src, dst, from] of [[this.a, this.b, 'a'], [this.b, this.a, 'b']] as const) {
+    for (const [src, dst, from] of [
+      [this.a, this.b, 'a'],
+      [this.b, this.a, 'b'],
+    ] as const) {
       // The destination as committed at one height: its store and that height's block time.
       const view = await this.committedView(dst);
       const toDst: IbcMsg[] = [];
@@ -297,14 +438,20 @@ export class Relayer {
         if (t.ack) {
           // Proven at the view's height: relayed once that height's store holds the ack (else next round).
           if (!view.store.has(hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence))) continue;
-          toSrc.push({ kind: 'acknowledgement', m: { packet: p, acknowledgement: t.ack, proofAcked: new Uint8Array(0), proofHeight: height(0), signer: this.signer(src) } });
+          toSrc.push({
+            kind: 'acknowledgement',
+            m: { packet: p, acknowledgement: t.ack, proofAcked: new Uint8Array(0), proofHeight: height(0), signer: this.signer(src) },
+          });
           ending.push(key);
           continue;
         }
         const received = view.store.has(hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence));
         if (received) continue; // its ack event comes with the receiving block
         if (timedOutAt(p, view.height, view.timeNs)) {
-          toSrc.push({ kind: 'timeout', m: { packet: p, proofUnreceived: new Uint8Array(0), proofHeight: height(0), nextSequenceRecv: 0n, signer: this.signer(src) } });
+          toSrc.push({
+            kind: 'timeout',
+            m: { packet: p, proofUnreceived: new Uint8Array(0), proofHeight: height(0), nextSequenceRecv: 0n, signer: this.signer(src) },
+          });
           ending.push(key);
         } else if (!this.willTimeOut(p, dst)) {
           toDst.push({ kind: 'recvPacket', m: { packet: p, proofCommitment: new Uint8Array(0), proofHeight: height(0), signer: this.signer(dst) } });
@@ -312,7 +459,8 @@ export class Relayer {
       }
       // At most MAX_MSGS_PER_TX packet messages a tx (a tx has a gas limit); one direction failing does not stop the other.
       try {
-        for (let i = 0; i < toDst.length; i += MAX_MSGS_PER_TX) await this.withUpdate(dst, src, (h) => toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
+        for (let i = 0; i < toDst.length; i += MAX_MSGS_PER_TX)
+          await this.withUpdate(dst, src, (h) => toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
         for (let i = 0; i < toSrc.length; i += MAX_MSGS_PER_TX) {
           // Proven at the height whose store showed no receipt (acknowledgements need no more than it either).
           await this.withUpdate(src, dst, (h) => toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)), view?.height);
@@ -353,7 +501,13 @@ export class Relayer {
       const target = await other.chain.signedHeader(latest);
       const base = await other.chain.signedHeader(trusted);
       if (!target || !base) throw new Error(`relayer: no signed header of ${other.chain.chainId} at ${latest} or ${trusted}`);
-      const header = tmHeaderOf({ header: target.header, commit: target.commit, validators: target.validators, trustedHeight: cs.latestHeight, trustedValidators: base.validators });
+      const header = tmHeaderOf({
+        header: target.header,
+        commit: target.commit,
+        validators: target.validators,
+        trustedHeight: cs.latestHeight,
+        trustedValidators: base.validators,
+      });
       update.push({ kind: 'updateClient', m: { clientId: self.clientId, clientMessage: tmHeaderAny(header), signer: this.signer(self) } });
       proofHeight = { revisionNumber: cs.latestHeight.revisionNumber, revisionHeight: BigInt(latest) };
     }
@@ -374,7 +528,16 @@ export class Relayer {
   private async submit(end: End, msgs: IbcMsg[]): Promise<AbciEvent[]> {
     const c = end.chain;
     for (let attempt = 0; ; attempt++) {
-      const tx = signRelayTx({ key: c.key, chainId: c.chainId, accountNumber: end.accountNumber, sequence: end.sequence, msgs: msgs.map(encodeIbcMsg), gasLimit: this.gasLimit, fee: { denom: c.feeDenom, amount: c.gasPrice() * this.gasLimit }, memo: 'chainlet-relayer' });
+      const tx = signRelayTx({
+        key: c.key,
+        chainId: c.chainId,
+        accountNumber: end.accountNumber,
+        sequence: end.sequence,
+        msgs: msgs.map(encodeIbcMsg),
+        gasLimit: this.gasLimit,
+        fee: { denom: c.feeDenom, amount: c.gasPrice() * this.gasLimit },
+        memo: 'chainlet-relayer',
+      });
       const hash = toHexUpper(sha256(tx));
       if (this.stopped) throw new Error('relayer stopped');
       const sub = c.subscribe(`tm.event = 'Tx' AND tx.hash = '${hash}'`, `relayer-wait-${hash}`);
@@ -398,7 +561,9 @@ export class Relayer {
         const msg = await Promise.race([sub.next(), timedOut]).finally(() => clearTimeout(timer));
         if (msg === 'timeout') {
           end.sequence = await c.accountSequence(c.key.address);
-          throw new Error(`relayer: tx ${hash} was not in a block of ${c.chainId} after ${this.inclusionTimeoutMs} ms; the sequence is read again and the packets retried`);
+          throw new Error(
+            `relayer: tx ${hash} was not in a block of ${c.chainId} after ${this.inclusionTimeoutMs} ms; the sequence is read again and the packets retried`,
+          );
         }
         if (!msg || msg.data.type !== 'Tx') throw new Error(`relayer: no result for tx ${hash} on ${c.chainId}`);
         const r = msg.data.value.txResult.result;
@@ -420,7 +585,9 @@ function attr(events: AbciEvent[], type: string, key: string): string {
 
 /** ibc-go's timeout rule for a destination at `height` with block time `timeNs`. */
 function timedOutAt(p: Packet, height: number, timeNs: bigint): boolean {
-  return (p.timeoutHeight.revisionHeight !== 0n && BigInt(height) >= p.timeoutHeight.revisionHeight) || (p.timeoutTimestamp !== 0n && timeNs >= p.timeoutTimestamp);
+  return (
+    (p.timeoutHeight.revisionHeight !== 0n && BigInt(height) >= p.timeoutHeight.revisionHeight) || (p.timeoutTimestamp !== 0n && timeNs >= p.timeoutTimestamp)
+  );
 }
 
 function withProofHeight(m: IbcMsg, h: Height): IbcMsg {

@@ -88,7 +88,10 @@ export class CometRpcClient {
 
   async block(height: number): Promise<CometBlockSummary | undefined> {
     try {
-      const r = await this.call<{ block_id: { hash: string }; block: { header: { height: string; time: string; proposer_address: string }; data: { txs: string[] | null } } }>('block', { height: String(height) });
+      const r = await this.call<{
+        block_id: { hash: string };
+        block: { header: { height: string; time: string; proposer_address: string }; data: { txs: string[] | null } };
+      }>('block', { height: String(height) });
       return {
         height: Number(r.block.header.height),
         hash: Uint8Array.from(Buffer.from(r.block_id.hash, 'hex')),
@@ -97,7 +100,11 @@ export class CometRpcClient {
         proposer: Uint8Array.from(Buffer.from(r.block.header.proposer_address, 'hex')),
       };
     } catch (err) {
-      if (err instanceof CometRpcError && /must be less than or equal to the current blockchain height|height .* is not available|could not find/i.test(err.message)) return undefined;
+      if (
+        err instanceof CometRpcError &&
+        /must be less than or equal to the current blockchain height|height .* is not available|could not find/i.test(err.message)
+      )
+        return undefined;
       throw err;
     }
   }

@@ -65,13 +65,21 @@ export interface CometFront {
 export async function startCometFront(opts: CometFrontOptions): Promise<CometFront> {
   const config = resolveConfig(opts.home, opts.config);
   const refused = config.jsonRpc.api.filter((n) => NODE_ONLY_NAMESPACES.includes(n.trim().toLowerCase()));
-  if (refused.length > 0) throw new CometFrontConfigError(`chainlet rpc cannot serve the ${refused.join(', ')} namespace${refused.length > 1 ? 's' : ''}: they act on the in-process node (use chainlet start); remove them from --json-rpc.api`);
+  if (refused.length > 0)
+    throw new CometFrontConfigError(
+      `chainlet rpc cannot serve the ${refused.join(', ')} namespace${refused.length > 1 ? 's' : ''}: they act on the in-process node (use chainlet start); remove them from --json-rpc.api`,
+    );
   const logger = opts.logger ?? (await createLogger({ level: config.logLevel, name: 'chainlet-rpc' }));
   const comet = typeof opts.comet === 'string' ? new CometRpcClient(opts.comet) : opts.comet;
   const home = loadHome(opts.home);
 
   const homeApp = await openHomeApp(opts.home, config, logger);
-  const abci: AbciServer = await serveApp(homeApp, { address: opts.proxyApp, maxMessageBytes: opts.maxMessageBytes, maxQueueBytes: opts.maxQueueBytes, logger });
+  const abci: AbciServer = await serveApp(homeApp, {
+    address: opts.proxyApp,
+    maxMessageBytes: opts.maxMessageBytes,
+    maxQueueBytes: opts.maxQueueBytes,
+    logger,
+  });
   const { app } = homeApp;
   const view = app.evm;
 
@@ -125,7 +133,10 @@ export async function startCometFront(opts: CometFrontOptions): Promise<CometFro
       });
       const { host, port } = parseRoutingAddress(config.routing.address);
       const maxBodyBytes = Math.max(DEFAULT_MAX_BODY, Math.ceil((config.mempool.maxTxBytes * 4) / 3) + 64 * 1024);
-      routing = await startRoutingServer({ chains: [chain], config: config.routing, logger: logger.child({ module: 'routing' }), apiKeys: openApiKeyStore(opts.home), now: monotonicMs }, { host, port, maxBodyBytes });
+      routing = await startRoutingServer(
+        { chains: [chain], config: config.routing, logger: logger.child({ module: 'routing' }), apiKeys: openApiKeyStore(opts.home), now: monotonicMs },
+        { host, port, maxBodyBytes },
+      );
     }
   } catch (err) {
     await stop();

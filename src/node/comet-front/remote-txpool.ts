@@ -78,7 +78,18 @@ export class RemoteTxPool implements EthTxPool {
     const pending = new Map<string, MempoolTx[]>();
     for (const e of [...this.byEth.values()].sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0))) {
       const list = pending.get(e.senderHex) ?? [];
-      list.push({ tx: e.raw, hash: e.cometHash, ethHash: e.ethHash, sender: e.senderHex, nonce: e.tx.nonce, priority: 0n, maxFeePerGas: 0n, gasWanted: Number(e.tx.gasLimit), addedAt: e.addedAt, seq: e.seq });
+      list.push({
+        tx: e.raw,
+        hash: e.cometHash,
+        ethHash: e.ethHash,
+        sender: e.senderHex,
+        nonce: e.tx.nonce,
+        priority: 0n,
+        maxFeePerGas: 0n,
+        gasWanted: Number(e.tx.gasLimit),
+        addedAt: e.addedAt,
+        seq: e.seq,
+      });
       pending.set(e.senderHex, list);
     }
     return { pending, queued: new Map() };

@@ -40,7 +40,7 @@ describe('db restore', () => {
     expect(await content(d)).toEqual({ a: '1', b: '2', '!trie!x': 'n1', '!trie!y': 'n2' });
   });
 
-  it('swaps the in-memory tree for the snapshot\'s whole, leaving the snapshot and earlier ones intact', async () => {
+  it("swaps the in-memory tree for the snapshot's whole, leaving the snapshot and earlier ones intact", async () => {
     const d = await db({ a: '1', b: '2', '!trie!x': 'n1' });
     const first = d.snapshot();
     await d.put('a', new TextEncoder().encode('changed'));

@@ -21,7 +21,8 @@ async function manualNode(opts: Parameters<typeof startNode>[0] = {}): Promise<C
   return n;
 }
 
-const balanceOf = async (n: ChainletNode, a: string) => (await (await n.internals.app.evm.stateAt(n.height)).getAccount(createAddressFromString(a)))?.balance ?? 0n;
+const balanceOf = async (n: ChainletNode, a: string) =>
+  (await (await n.internals.app.evm.stateAt(n.height)).getAccount(createAddressFromString(a)))?.balance ?? 0n;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** Every stored block links to its parent and hashes to its stored id; commits verify by height. */
@@ -184,7 +185,20 @@ describe('impersonation', () => {
     await d.setBalance(who, 10n ** 18n);
     const common = n.internals.app.evm.common;
     const tx = (nonce: bigint) =>
-      impersonatedTx({ type: 2, nonce, to: createAddressFromString(DEV_ADDRESS_0), value: 7n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, chainId: 9000n }, who, common).serialize();
+      impersonatedTx(
+        {
+          type: 2,
+          nonce,
+          to: createAddressFromString(DEV_ADDRESS_0),
+          value: 7n,
+          gasLimit: 21_000n,
+          maxFeePerGas: 10n ** 10n,
+          maxPriorityFeePerGas: 1n,
+          chainId: 9000n,
+        },
+        who,
+        common,
+      ).serialize();
     expect((await n.broadcastTx(tx(0n))).code).not.toBe(0);
     d.impersonate(who);
     expect((await n.broadcastTx(tx(0n))).code).toBe(0);

@@ -214,11 +214,14 @@ export class DevnetControl {
   async setBlockGasLimit(gas: bigint): Promise<void> {
     if (gas <= 0n || gas > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`gas limit must be positive, got ${gas}`);
     const maxGas = Number(gas);
-    await this.editMeta((m) => ({ ...m, config: { ...m.config, maxGas } }), (state) => ({
-      ...state,
-      consensusParams: { ...state.consensusParams, block: { ...state.consensusParams.block, maxGas } },
-      lastHeightConsensusParamsChanged: state.lastBlockHeight + 1,
-    }));
+    await this.editMeta(
+      (m) => ({ ...m, config: { ...m.config, maxGas } }),
+      (state) => ({
+        ...state,
+        consensusParams: { ...state.consensusParams, block: { ...state.consensusParams.block, maxGas } },
+        lastHeightConsensusParamsChanged: state.lastBlockHeight + 1,
+      }),
+    );
   }
 
   // ── impersonation and the mempool ────────────────────────────────────────────────────────
@@ -322,10 +325,7 @@ export class DevnetControl {
     this.notify('state');
   }
 
-  private async editMeta(
-    fn: (m: AppMeta) => AppMeta,
-    head?: (s: ChainState) => ChainState,
-  ): Promise<void> {
+  private async editMeta(fn: (m: AppMeta) => AppMeta, head?: (s: ChainState) => ChainState): Promise<void> {
     this.live();
     await this.parts.consensus.exclusive(async () => {
       const app = appOf(this.parts);

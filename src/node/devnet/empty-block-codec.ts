@@ -127,7 +127,17 @@ export function commitSigBytes(s: CommitSig): Uint8Array {
 /** tendermint.types.Block with no txs and no evidence. */
 export function emptyBlockBytes(h: Header, chainId: Uint8Array, lastCommit: Commit): Uint8Array {
   const versionSize = uintField(h.version.block) + uintField(h.version.app);
-  const hashes = [h.lastCommitHash, h.dataHash, h.validatorsHash, h.nextValidatorsHash, h.consensusHash, h.appHash, h.lastResultsHash, h.evidenceHash, h.proposerAddress];
+  const hashes = [
+    h.lastCommitHash,
+    h.dataHash,
+    h.validatorsHash,
+    h.nextValidatorsHash,
+    h.consensusHash,
+    h.appHash,
+    h.lastResultsHash,
+    h.evidenceHash,
+    h.proposerAddress,
+  ];
   let headerSize = msgField(versionSize) + bytesField(chainId.length) + uintField(h.height) + msgField(timeSize(h.time)) + msgField(blockIdSize(h.lastBlockId));
   for (const x of hashes) headerSize += bytesField(x.length);
   const sigSizes = lastCommit.signatures.map(commitSigSize);

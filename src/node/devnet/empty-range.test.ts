@@ -26,7 +26,10 @@ afterEach(async () => {
   node = undefined;
 });
 
-async function rangeOn(validators: number, count: number): Promise<{ node: ChainletNode; range: EmptyRange; state: ChainState; lastCommit: Commit; after: ChainState }> {
+async function rangeOn(
+  validators: number,
+  count: number,
+): Promise<{ node: ChainletNode; range: EmptyRange; state: ChainState; lastCommit: Commit; after: ChainState }> {
   node = await startNode({ servers: false, devnet: { validators }, config: { consensus: { mode: 'manual' } } });
   await node.mine(2);
   const { state, lastCommit } = node.internals.consensus.head();

@@ -41,7 +41,8 @@ export async function mineEmptyRange(parts: DevnetParts, count: number, opts: Em
 
   // ── the first block's time, as the engine would pick it ──
   const wanted = opts.timestamp ?? clock.nextTime ?? timestampFromMs(Date.now() + clock.offsetMs);
-  const firstTime = state.lastBlockHeight === 0 || compareTime(wanted, state.lastBlockTime) > 0 ? wanted : timestampFromMs(timestampToMs(state.lastBlockTime) + 1);
+  const firstTime =
+    state.lastBlockHeight === 0 || compareTime(wanted, state.lastBlockTime) > 0 ? wanted : timestampFromMs(timestampToMs(state.lastBlockTime) + 1);
 
   const gasLimit = blockGasLimit(meta.config.maxGas);
   const minBaseFee = BigInt(meta.config.minGasPrice);

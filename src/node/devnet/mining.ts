@@ -69,7 +69,6 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
   return { from, to: from + count - 1 };
 }
 
-
 /** Hardhat refuses a timestamp not after the latest block's. */
 export function checkTimestamp(parts: DevnetParts, seconds: number): void {
   const { state } = parts.consensus.head();
@@ -87,7 +86,10 @@ export class MiningMode {
   private intervalMs: number;
   private stopped = false;
 
-  constructor(private readonly parts: DevnetParts, configIntervalMs: number) {
+  constructor(
+    private readonly parts: DevnetParts,
+    configIntervalMs: number,
+  ) {
     const mode = parts.consensus.productionMode;
     this.automine = mode === 'automine';
     this.intervalMs = mode === 'interval' ? configIntervalMs : 0;

@@ -37,7 +37,15 @@ describe('keystore', () => {
       expect(f).toMatch(/^UTC--\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{9}Z--[0-9a-f]{40}$/);
       expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
     }
-    const file = JSON.parse(readFileSync(join(dir, files.find((f) => f.endsWith(DEV_ADDRESS_0.slice(2)))!), 'utf8'));
+    const file = JSON.parse(
+      readFileSync(
+        join(
+          dir,
+          files.find((f) => f.endsWith(DEV_ADDRESS_0.slice(2)))!,
+        ),
+        'utf8',
+      ),
+    );
     expect(Buffer.from(await decryptKey(file, 'two'))).toEqual(Buffer.from(DEV_KEY_0));
 
     const again = keystore(dir);

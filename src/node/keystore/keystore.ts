@@ -145,7 +145,10 @@ export class Keystore {
 
 /** geth's file name: UTC--2006-01-02T15-04-05.000000000Z--<address hex>. */
 export function keyFileName(address: string, now = new Date()): string {
-  const iso = now.toISOString().replace(/:/g, '-').replace(/\.(\d{3})Z$/, '.$1000000Z');
+  const iso = now
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.(\d{3})Z$/, '.$1000000Z');
   return `UTC--${iso}--${address.replace(/^0x/, '').toLowerCase()}`;
 }
 

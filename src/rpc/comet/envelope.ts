@@ -7,16 +7,7 @@
  */
 import { encodeEventData } from '../../codec/json/comet-json-events.js';
 import type { EventMessage } from '../../events/types.js';
-import {
-  internalError,
-  invalidParams,
-  invalidRequest,
-  methodNotFound,
-  parseError,
-  serverError,
-  type JsonRpcError,
-  type JsonRpcId,
-} from '../jsonrpc/index.js';
+import { internalError, invalidParams, invalidRequest, methodNotFound, parseError, serverError, type JsonRpcError, type JsonRpcId } from '../jsonrpc/index.js';
 
 /** CometBFT's texts for the standard codes (rpc/jsonrpc/types). */
 export const COMET_ERRORS = {

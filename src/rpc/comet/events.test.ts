@@ -121,7 +121,13 @@ describe('subscribe delivery', () => {
     const { env, step } = setup(false);
     const sessions = [0, 1, 2].map((i) => {
       const ws = new FakeSession();
-      const ctx: CallContext = { remoteAddr: `10.0.0.${i + 2}:5555`, transport: 'ws', id: i === 1 ? 'sub-"1"' : 100 + i, ws, signal: new AbortController().signal };
+      const ctx: CallContext = {
+        remoteAddr: `10.0.0.${i + 2}:5555`,
+        transport: 'ws',
+        id: i === 1 ? 'sub-"1"' : 100 + i,
+        ws,
+        signal: new AbortController().signal,
+      };
       subscribe(env, ctx, QUERY);
       ws.responseWritten();
       return { ws, ctx };

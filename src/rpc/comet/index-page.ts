@@ -10,7 +10,10 @@ function escapeHtml(s: string): string {
 
 export function endpointListHtml(routes: ReadonlyMap<string, AnyRoute>, host: string): string {
   const all = [...routes.values()];
-  const noArgs = all.filter((r) => r.params.length === 0).map((r) => r.method).sort();
+  const noArgs = all
+    .filter((r) => r.params.length === 0)
+    .map((r) => r.method)
+    .sort();
   const withArgs = all.filter((r) => r.params.length > 0).sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
   const h = escapeHtml(host);
   let html = '<html><body><br>Available endpoints:<br>';

@@ -45,7 +45,13 @@ export async function broadcastTxAsync(env: CometEnv, tx: Uint8Array): Promise<R
   const pending = env.mempool.checkTx(tx);
   // The seen cache also holds committed txs: the pool reports a hit there within this
   // macrotask unless a commit holds its lock; later failures are only logged, as in CometBFT.
-  const early = await Promise.race([pending.then(() => 'done' as const, (err: unknown) => ({ err })), nextMacrotask()]);
+  const early = await Promise.race([
+    pending.then(
+      () => 'done' as const,
+      (err: unknown) => ({ err }),
+    ),
+    nextMacrotask(),
+  ]);
   if (typeof early === 'object') throw early.err;
   if (early === 'pending') pending.catch((err: unknown) => env.logger.debug({ err }, 'broadcast_tx_async: tx rejected'));
   return { code: 0, data: '', log: '', codespace: '', hash: hex(hash) };

@@ -206,20 +206,56 @@ function makeParam<N extends string, T>(name: N, spec: Spec<T>): Param<N, T> {
 /** Decoders by Go type. Pointer types decode a missing value to undefined. */
 export const p = {
   int64: <N extends string>(name: N) =>
-    makeParam<N, number>(name, { goType: 'int64', kind: 'int64', uriKind: 'int', zero: 0, json: (v) => int64FromJson(v, 'int64'), fromDigits: (d) => goInteger(d, 'int64') }),
+    makeParam<N, number>(name, {
+      goType: 'int64',
+      kind: 'int64',
+      uriKind: 'int',
+      zero: 0,
+      json: (v) => int64FromJson(v, 'int64'),
+      fromDigits: (d) => goInteger(d, 'int64'),
+    }),
   int64Ptr: <N extends string>(name: N) =>
-    makeParam<N, number | undefined>(name, { goType: '*int64', kind: 'int64', uriKind: 'int', zero: undefined, json: (v) => int64FromJson(v, 'int64'), fromDigits: (d) => goInteger(d, 'int64') }),
+    makeParam<N, number | undefined>(name, {
+      goType: '*int64',
+      kind: 'int64',
+      uriKind: 'int',
+      zero: undefined,
+      json: (v) => int64FromJson(v, 'int64'),
+      fromDigits: (d) => goInteger(d, 'int64'),
+    }),
   intPtr: <N extends string>(name: N) =>
-    makeParam<N, number | undefined>(name, { goType: '*int', kind: 'int', uriKind: 'int', zero: undefined, json: (v) => int64FromJson(v, 'int'), fromDigits: (d) => goInteger(d, 'int') }),
+    makeParam<N, number | undefined>(name, {
+      goType: '*int',
+      kind: 'int',
+      uriKind: 'int',
+      zero: undefined,
+      json: (v) => int64FromJson(v, 'int'),
+      fromDigits: (d) => goInteger(d, 'int'),
+    }),
   uint: <N extends string>(name: N) =>
-    makeParam<N, number>(name, { goType: 'uint', kind: 'uint', uriKind: 'int', zero: 0, json: (v) => int64FromJson(v, 'uint'), fromDigits: (d) => goInteger(d, 'uint') }),
+    makeParam<N, number>(name, {
+      goType: 'uint',
+      kind: 'uint',
+      uriKind: 'int',
+      zero: 0,
+      json: (v) => int64FromJson(v, 'uint'),
+      fromDigits: (d) => goInteger(d, 'uint'),
+    }),
   bool: <N extends string>(name: N) => makeParam<N, boolean>(name, { goType: 'bool', kind: 'bool', uriKind: 'other', zero: false, json: boolFromJson }),
   string: <N extends string>(name: N) => makeParam<N, string>(name, { goType: 'string', kind: 'string', uriKind: 'string', zero: '', json: stringFromJson }),
   bytes: <N extends string>(name: N) =>
     makeParam<N, Uint8Array>(name, { goType: '[]byte', kind: 'slice', uriKind: 'bytes', zero: new Uint8Array(0), json: bytesFromJson, fromBytes: (b) => b }),
   hexBytes: <N extends string>(name: N) =>
-    makeParam<N, Uint8Array>(name, { goType: 'bytes.HexBytes', kind: 'slice', uriKind: 'bytes', zero: new Uint8Array(0), json: hexBytesFromJson, fromBytes: (b) => b }),
-  strings: <N extends string>(name: N) => makeParam<N, string[]>(name, { goType: '[]string', kind: 'slice', uriKind: 'other', zero: [], json: stringsFromJson }),
+    makeParam<N, Uint8Array>(name, {
+      goType: 'bytes.HexBytes',
+      kind: 'slice',
+      uriKind: 'bytes',
+      zero: new Uint8Array(0),
+      json: hexBytesFromJson,
+      fromBytes: (b) => b,
+    }),
+  strings: <N extends string>(name: N) =>
+    makeParam<N, string[]>(name, { goType: '[]string', kind: 'slice', uriKind: 'other', zero: [], json: stringsFromJson }),
   /** An amino interface value whose `type` must be one of `known`. */
   amino: <N extends string>(name: N, goType: string, known: readonly string[]) =>
     makeParam<N, AminoJson | undefined>(name, { goType, kind: 'interface', uriKind: 'other', zero: undefined, json: (v) => aminoFromJson(v, known) }),

@@ -18,7 +18,10 @@ describe('parseCometRequests', () => {
   it('fails the whole body on a bad element or id, as Go unmarshals it in one go', () => {
     expect(parseCometRequests('{"id":true,"method":"status"}')).toEqual({ kind: 'parse-error', reason: 'json-rpc ID (true) is of unknown type (bool)' });
     expect(parseCometRequests('{"id":1.5,"method":"status"}')).toEqual({ kind: 'parse-error', reason: 'json-rpc ID must be a whole number, got 1.5' });
-    expect(parseCometRequests('[{"id":1,"method":"a"}, 5]')).toEqual({ kind: 'parse-error', reason: 'json: cannot unmarshal array into Go value of type types.RPCRequest' });
+    expect(parseCometRequests('[{"id":1,"method":"a"}, 5]')).toEqual({
+      kind: 'parse-error',
+      reason: 'json: cannot unmarshal array into Go value of type types.RPCRequest',
+    });
     expect(parseCometRequests('not json').kind).toBe('parse-error');
     expect(parseCometRequests('{"id":1,"method":5}').kind).toBe('parse-error');
   });

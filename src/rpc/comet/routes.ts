@@ -77,7 +77,9 @@ const ROUTE_LIST = [
   route('health', 'status', [], () => health()),
   route('status', 'status', [], (env) => status(env)),
   route('net_info', 'net', [], (env) => netInfo(env)),
-  route('blockchain', 'blocks', [p.int64('minHeight'), p.int64('maxHeight')], (env, _c, a) => blockchain(env, a.minHeight, a.maxHeight), { cacheable: 'always' }),
+  route('blockchain', 'blocks', [p.int64('minHeight'), p.int64('maxHeight')], (env, _c, a) => blockchain(env, a.minHeight, a.maxHeight), {
+    cacheable: 'always',
+  }),
   route('genesis', 'net', [], (env) => genesis(env), { cacheable: 'always' }),
   route('genesis_chunked', 'net', [p.uint('chunk')], (env, _c, a) => genesisChunked(env, a.chunk), { cacheable: 'always' }),
   route('block', 'blocks', [p.int64Ptr('height')], (env, _c, a) => block(env, a.height), { cacheable: 'height' }),
@@ -88,21 +90,21 @@ const ROUTE_LIST = [
   route('header_by_hash', 'blocks', [p.hexBytes('hash')], (env, _c, a) => headerByHash(env, a.hash), { cacheable: 'always' }),
   route('check_tx', 'mempool', [p.bytes('tx')], (env, _c, a) => checkTx(env, a.tx)),
   route('tx', 'tx', [p.bytes('hash'), p.bool('prove')], (env, _c, a) => tx(env, a.hash, a.prove), { cacheable: 'always' }),
-  route(
-    'tx_search',
-    'tx',
-    [p.string('query'), p.bool('prove'), p.intPtr('page'), p.intPtr('per_page'), p.string('order_by')],
-    (env, _c, a) => txSearch(env, { query: a.query, prove: a.prove, page: a.page, perPage: a.per_page, orderBy: a.order_by }),
+  route('tx_search', 'tx', [p.string('query'), p.bool('prove'), p.intPtr('page'), p.intPtr('per_page'), p.string('order_by')], (env, _c, a) =>
+    txSearch(env, { query: a.query, prove: a.prove, page: a.page, perPage: a.per_page, orderBy: a.order_by }),
+  ),
+  route('block_search', 'blocks', [p.string('query'), p.intPtr('page'), p.intPtr('per_page'), p.string('order_by')], (env, _c, a) =>
+    blockSearch(env, { query: a.query, page: a.page, perPage: a.per_page, orderBy: a.order_by }),
   ),
   route(
-    'block_search',
-    'blocks',
-    [p.string('query'), p.intPtr('page'), p.intPtr('per_page'), p.string('order_by')],
-    (env, _c, a) => blockSearch(env, { query: a.query, page: a.page, perPage: a.per_page, orderBy: a.order_by }),
+    'validators',
+    'consensus',
+    [p.int64Ptr('height'), p.intPtr('page'), p.intPtr('per_page')],
+    (env, _c, a) => validators(env, a.height, a.page, a.per_page),
+    {
+      cacheable: 'height',
+    },
   ),
-  route('validators', 'consensus', [p.int64Ptr('height'), p.intPtr('page'), p.intPtr('per_page')], (env, _c, a) => validators(env, a.height, a.page, a.per_page), {
-    cacheable: 'height',
-  }),
   route('dump_consensus_state', 'consensus', [], (env) => dumpConsensusState(env)),
   route('consensus_state', 'consensus', [], (env) => consensusState(env)),
   route('consensus_params', 'consensus', [p.int64Ptr('height')], (env, _c, a) => consensusParams(env, a.height), { cacheable: 'height' }),

@@ -2,14 +2,7 @@
  * The param rules CometBFT's handlers share (rpc/core/env.go), with their exact error texts:
  * optional heights, paging of tx_search / block_search / validators, and result order.
  */
-import {
-  HeightNotAvailableError,
-  HeightNotPositiveError,
-  HeightTooHighError,
-  InvalidOrderByError,
-  PageOutOfRangeError,
-  QueryTooLongError,
-} from './errors.js';
+import { HeightNotAvailableError, HeightNotPositiveError, HeightTooHighError, InvalidOrderByError, PageOutOfRangeError, QueryTooLongError } from './errors.js';
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;

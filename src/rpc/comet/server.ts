@@ -52,7 +52,14 @@ export async function startCometServer(initialEnv: CometEnv, opts: CometRpcOptio
   const routes = routesFor({ unsafe: cfg.unsafe });
   const stopping = new AbortController();
   const ws = createCometWsHandlers({ routes, env: () => env, maxJsonDepth: cfg.maxJsonDepth, logger });
-  const onHttp = createCometHttpHandler({ routes, env: () => env, maxBatch: cfg.maxRequestBatchSize, maxJsonDepth: cfg.maxJsonDepth, logger, signal: stopping.signal });
+  const onHttp = createCometHttpHandler({
+    routes,
+    env: () => env,
+    maxBatch: cfg.maxRequestBatchSize,
+    maxJsonDepth: cfg.maxJsonDepth,
+    logger,
+    signal: stopping.signal,
+  });
 
   const server = await startHttpServer({
     host,

@@ -15,7 +15,9 @@ export function health(): ResultEmpty {
 }
 
 function syncFields(meta: BlockMeta | undefined): { hash: string; appHash: string; time: string } {
-  return meta ? { hash: hex(meta.blockId.hash), appHash: hex(meta.header.appHash), time: time(meta.header.time) } : { hash: '', appHash: '', time: time(EPOCH) };
+  return meta
+    ? { hash: hex(meta.blockId.hash), appHash: hex(meta.header.appHash), time: time(meta.header.time) }
+    : { hash: '', appHash: '', time: time(EPOCH) };
 }
 
 /** Node, sync and validator info. More: https://docs.cometbft.com/v0.38/rpc/#/Info/status */

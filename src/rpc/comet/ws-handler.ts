@@ -63,7 +63,8 @@ export function createCometWsHandlers(o: WsHandlerOptions): CometWsHandlers {
   async function handle(s: Session, text: string): Promise<void> {
     const parsed = parseCometWsRequest(text, o.maxJsonDepth);
     if (parsed.kind !== 'request') {
-      const error = parsed.kind === 'too-deep' ? COMET_ERRORS.invalidRequest(parsed.reason) : COMET_ERRORS.parse(`error unmarshaling request: ${parsed.reason}`);
+      const error =
+        parsed.kind === 'too-deep' ? COMET_ERRORS.invalidRequest(parsed.reason) : COMET_ERRORS.parse(`error unmarshaling request: ${parsed.reason}`);
       s.send(errorJson(undefined, error));
       return;
     }

@@ -84,16 +84,14 @@ export class CallService {
       // Every run starts from the same pre-state: a fresh copy of the overridden overlay.
       const pre = state.shallowCopy();
       const deadline = this.deadline();
-      const run = (gasLimit: bigint, tracker?: GasTracker) => this.exec(evm, pre.shallowCopy(), block, { ...base, gasLimit }, tracker ? { tracker } : {}, deadline);
+      const run = (gasLimit: bigint, tracker?: GasTracker) =>
+        this.exec(evm, pre.shallowCopy(), block, { ...base, gasLimit }, tracker ? { tracker } : {}, deadline);
       return estimateGas(run, cap, minGas, base.gasPrice > 0n);
     });
   }
 
   /** eth_createAccessList: re-run with the touched set until it stops changing (geth's loop). */
-  async createAccessList(
-    args: TxArgs,
-    at: ExecutionPoint,
-  ): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
+  async createAccessList(args: TxArgs, at: ExecutionPoint): Promise<{ accessList: AccessListEntry[]; gasUsed: bigint; error?: string }> {
     return this.executor.run(at, async (state, block, evm) => {
       const gas = this.defaultGas(args, block);
       const pre = state.shallowCopy();
@@ -107,8 +105,7 @@ export class CallService {
         for (const p of evm.evm.precompiles.keys()) exclude.add(p);
         const r = await this.exec(evm, pre.shallowCopy(), block, msg, { reportAccessList: true }, deadline);
         const next = accessListFrom(r.accessList ?? new Map(), exclude, r.createdAddress);
-        const error =
-          r.status === 'success' ? undefined : r.status === 'revert' ? revertText(r.returnValue) : (r.error ?? 'execution failed');
+        const error = r.status === 'success' ? undefined : r.status === 'revert' ? revertText(r.returnValue) : (r.error ?? 'execution failed');
         if (sameList(next, list)) return { accessList: list, gasUsed: r.gasUsed, ...(error ? { error } : {}) };
         list = next;
       }
@@ -132,7 +129,11 @@ export class CallService {
       for (const input of inputs) {
         try {
           const r = await this.exec(evm, state.shallowCopy(), block, this.message({ to: address, input }, block, gas), {}, deadline);
-          out.push(r.status === 'success' ? { returnValue: r.returnValue } : { error: r.status === 'revert' ? revertText(r.returnValue) : (r.error ?? 'execution failed'), timedOut: false });
+          out.push(
+            r.status === 'success'
+              ? { returnValue: r.returnValue }
+              : { error: r.status === 'revert' ? revertText(r.returnValue) : (r.error ?? 'execution failed'), timedOut: false },
+          );
         } catch (e) {
           if (!(e instanceof ServerError)) throw e;
           // exec's text for EvmTimeoutError, and no other error's.
@@ -209,7 +210,6 @@ export class CallService {
 }
 
 export { failureAtCap };
-
 
 function revertText(ret: Uint8Array): string {
   const reason = decodeRevertReason(ret);

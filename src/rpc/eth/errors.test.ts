@@ -15,7 +15,17 @@ import {
   UnknownNodeError,
 } from 'viem';
 import { getNodeError } from 'viem/utils';
-import { ExecutionRevertedError, GethText, InvalidParamsError, MethodNotFoundError, ServerError, formatGoDuration, gethTextForCheckTxLog, gethVmError, toJsonRpcError } from './errors.js';
+import {
+  ExecutionRevertedError,
+  GethText,
+  InvalidParamsError,
+  MethodNotFoundError,
+  ServerError,
+  formatGoDuration,
+  gethTextForCheckTxLog,
+  gethVmError,
+  toJsonRpcError,
+} from './errors.js';
 
 function classify(message: string, code = -32000): string {
   const err = new RpcRequestError({ body: {}, error: { code, message }, url: 'http://node' });
@@ -50,7 +60,10 @@ describe('CheckTx logs → geth texts', () => {
     ['insufficient funds for gas * price + value: have 1 want 2', 'insufficient funds for gas * price + value: have 1 want 2'],
     ['intrinsic gas too low: have 100, want 21000', 'intrinsic gas too low: have 100, want 21000'],
     ['tx gas limit 9 exceeds block max gas 5', 'exceeds block gas limit'],
-    ['max fee per gas less than block base fee (1 < 7): insufficient fee', 'max fee per gas less than block base fee: address 0xabc, maxFeePerGas: 1, baseFee: 7'],
+    [
+      'max fee per gas less than block base fee (1 < 7): insufficient fee',
+      'max fee per gas less than block base fee: address 0xabc, maxFeePerGas: 1, baseFee: 7',
+    ],
     ['transaction type 3 not supported: tx parse error', 'transaction type not supported'],
     ['invalid chain id; expected 9000, got 1: invalid chain-id', 'invalid sender: invalid chain id for signer: have 1 want 9000'],
     ['replacement transaction underpriced', 'replacement transaction underpriced'],

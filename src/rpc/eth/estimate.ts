@@ -10,10 +10,7 @@ import { executionPoint } from './resolve.js';
 import type { TxArgs } from './tx-args.js';
 
 /** Handler for `eth_estimateGas`. */
-export async function estimateGas(
-  env: EthEnv,
-  [args, block, overrides]: [TxArgs, BlockRef | undefined, StateOverrides | undefined],
-): Promise<string> {
+export async function estimateGas(env: EthEnv, [args, block, overrides]: [TxArgs, BlockRef | undefined, StateOverrides | undefined]): Promise<string> {
   // Without a block the estimate is for the next block, as Hardhat and Anvil answer.
   const at = await executionPoint(env, block ?? PENDING);
   return quantity((await env.calls.estimate(args, at, overrides)).gas);

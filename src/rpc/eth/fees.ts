@@ -23,10 +23,7 @@ export function gasPrice(env: EthEnv): string {
 }
 
 /** Handler for `eth_feeHistory`. */
-export async function feeHistory(
-  env: EthEnv,
-  [count, newest, percentiles]: [bigint, BlockRef, number[] | undefined],
-): Promise<Record<string, unknown>> {
+export async function feeHistory(env: EthEnv, [count, newest, percentiles]: [bigint, BlockRef, number[] | undefined]): Promise<Record<string, unknown>> {
   const cap = env.config.feeHistoryCap;
   if (count > BigInt(cap)) throw new InvalidParamsError(GethText.feeHistoryCap(cap, Number(count)), 0);
   const ps = percentiles ?? [];
@@ -49,7 +46,7 @@ export async function feeHistory(
     if (ps.length > 0) rewards.push(await blockRewards(env, h, b.baseFeePerGas, ps));
   }
   // One more base fee: the block after the newest.
-  const next = last === env.view.latestHeight() ? env.view.nextBaseFee() : (await env.view.getBlock(last + 1))?.baseFeePerGas ?? 0n;
+  const next = last === env.view.latestHeight() ? env.view.nextBaseFee() : ((await env.view.getBlock(last + 1))?.baseFeePerGas ?? 0n);
   baseFees.push(quantity(next));
   return {
     oldestBlock: quantity(n > 0 ? oldest : last),

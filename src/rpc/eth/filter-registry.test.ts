@@ -14,7 +14,14 @@ function sources() {
     onNewTx: (l: (h: Uint8Array) => void) => (txs.add(l), () => void txs.delete(l)),
   } as unknown as EthTxPool;
   const block = (n: number) => ({ number: n, hash: new Uint8Array(32).fill(n), logsBloom: new Uint8Array(256) }) as unknown as EvmBlock;
-  return { view, pool, blocks, txs, emitBlock: (n: number) => blocks.forEach((l) => l(block(n), [])), emitTx: (b: number) => txs.forEach((l) => l(Uint8Array.of(b))) };
+  return {
+    view,
+    pool,
+    blocks,
+    txs,
+    emitBlock: (n: number) => blocks.forEach((l) => l(block(n), [])),
+    emitTx: (b: number) => txs.forEach((l) => l(Uint8Array.of(b))),
+  };
 }
 
 describe('FilterRegistry', () => {

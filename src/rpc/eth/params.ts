@@ -89,18 +89,30 @@ function hexField<T>(raw: unknown, goType: string, field: string | undefined, fn
 
 // ── primitive decoders (`field` names a struct field for nested values) ─────────────────────
 
-export const addressOf = (field?: string): Decoder<Address> => (raw) =>
-  new Address(hexField(raw, 'common.Address', field, (s) => decodeFixed(s, 20, 'common.Address')));
+export const addressOf =
+  (field?: string): Decoder<Address> =>
+  (raw) =>
+    new Address(hexField(raw, 'common.Address', field, (s) => decodeFixed(s, 20, 'common.Address')));
 
-export const hashOf = (field?: string): Decoder<Uint8Array> => (raw) =>
-  hexField(raw, 'common.Hash', field, (s) => decodeFixed(s, 32, 'common.Hash'));
+export const hashOf =
+  (field?: string): Decoder<Uint8Array> =>
+  (raw) =>
+    hexField(raw, 'common.Hash', field, (s) => decodeFixed(s, 32, 'common.Hash'));
 
-export const bytesOf = (field?: string): Decoder<Uint8Array> => (raw) => hexField(raw, 'hexutil.Bytes', field, decodeData);
+export const bytesOf =
+  (field?: string): Decoder<Uint8Array> =>
+  (raw) =>
+    hexField(raw, 'hexutil.Bytes', field, decodeData);
 
-export const uint64Of = (field?: string): Decoder<bigint> => (raw) =>
-  hexField(raw, 'hexutil.Uint64', field, (s) => decodeQuantity(s, 64));
+export const uint64Of =
+  (field?: string): Decoder<bigint> =>
+  (raw) =>
+    hexField(raw, 'hexutil.Uint64', field, (s) => decodeQuantity(s, 64));
 
-export const bigOf = (field?: string): Decoder<bigint> => (raw) => hexField(raw, '*hexutil.Big', field, (s) => decodeQuantity(s, 256));
+export const bigOf =
+  (field?: string): Decoder<bigint> =>
+  (raw) =>
+    hexField(raw, '*hexutil.Big', field, (s) => decodeQuantity(s, 256));
 
 export const slotOf: Decoder<Uint8Array> = (raw) => hexField(raw, 'common.Hash', undefined, decodeSlot);
 
@@ -125,10 +137,12 @@ export const hexOrDecimalOf: Decoder<bigint> = (raw) => {
   throw typeError(jsonKind(raw), 'math.HexOrDecimal64');
 };
 
-export const arrayOf = <T>(item: Decoder<T>, goType: string): Decoder<T[]> => (raw) => {
-  if (!Array.isArray(raw)) throw typeError(jsonKind(raw), goType);
-  return raw.map(item);
-};
+export const arrayOf =
+  <T>(item: Decoder<T>, goType: string): Decoder<T[]> =>
+  (raw) => {
+    if (!Array.isArray(raw)) throw typeError(jsonKind(raw), goType);
+    return raw.map(item);
+  };
 
 export const objectOf = (raw: unknown, goType: string): Record<string, unknown> => {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw typeError(jsonKind(raw), goType);

@@ -87,8 +87,16 @@ const ETH = [
   route('eth_getUncleByBlockNumberAndIndex', { params: [blockNumber, index], handler: block.getUncle, doc: 'Always `null` (no uncles).' }),
   route('eth_getUncleCountByBlockHash', { params: [blockHash], handler: block.getUncleCount, doc: 'Always `0x0`.' }),
   route('eth_getUncleCountByBlockNumber', { params: [blockNumber], handler: block.getUncleCount, doc: 'Always `0x0`.' }),
-  route('eth_getBlockReceipts', { params: [required('block', 'BlockNumberOrHash', blockNumberOrHashOf)], handler: block.getBlockReceipts, doc: 'All receipts of a block, in order.' }),
-  route('eth_getTransactionByHash', { params: [txHash], handler: tx.getTransactionByHash, doc: 'A mined tx, else a pending one (block fields `null`), else `null`.' }),
+  route('eth_getBlockReceipts', {
+    params: [required('block', 'BlockNumberOrHash', blockNumberOrHashOf)],
+    handler: block.getBlockReceipts,
+    doc: 'All receipts of a block, in order.',
+  }),
+  route('eth_getTransactionByHash', {
+    params: [txHash],
+    handler: tx.getTransactionByHash,
+    doc: 'A mined tx, else a pending one (block fields `null`), else `null`.',
+  }),
   route('eth_getTransactionByBlockHashAndIndex', {
     params: [blockHash, index],
     handler: tx.getTransactionByBlockHashAndIndex,
@@ -99,7 +107,11 @@ const ETH = [
     handler: tx.getTransactionByBlockNumberAndIndex,
     doc: 'The tx at an index of a block.',
   }),
-  route('eth_getTransactionReceipt', { params: [txHash], handler: tx.getTransactionReceipt, doc: 'Receipt of a mined tx (status, cumulativeGasUsed, logs, bloom…), else `null`.' }),
+  route('eth_getTransactionReceipt', {
+    params: [txHash],
+    handler: tx.getTransactionReceipt,
+    doc: 'Receipt of a mined tx (status, cumulativeGasUsed, logs, bloom…), else `null`.',
+  }),
   route('eth_getTransactionLogs', { params: [txHash], handler: tx.getTransactionLogs, doc: 'Logs of one mined tx (Cosmos EVM extension).' }),
   route('eth_sendRawTransaction', {
     params: [required('data', 'Bytes', bytesOf())],
@@ -136,7 +148,11 @@ const ETH = [
     doc: 'Nonce at a block; at `pending` counts the sender’s executable mempool txs.',
   }),
   route('eth_getCode', { params: [address, blockOrHash], handler: state.getCode, doc: 'Contract code at a block.' }),
-  route('eth_getStorageAt', { params: [address, required('slot', 'Hash', slotOf), blockOrHash], handler: state.getStorageAt, doc: 'A storage word at a block.' }),
+  route('eth_getStorageAt', {
+    params: [address, required('slot', 'Hash', slotOf), blockOrHash],
+    handler: state.getStorageAt,
+    doc: 'A storage word at a block.',
+  }),
   route('eth_getProof', {
     params: [address, required('storageKeys', '[]Hash', arrayOf(slotOf, '[]string')), blockOrHash],
     handler: state.getProof,
@@ -152,7 +168,11 @@ const ETH = [
     handler: estimate.estimateGas,
     doc: 'Exact least gas limit at which the tx succeeds (two executions for ordinary txs).',
   }),
-  route('eth_createAccessList', { params: [callArgs, blockOrHash], handler: call.createAccessList, doc: 'EIP-2930 access list the tx touches, with its gas used.' }),
+  route('eth_createAccessList', {
+    params: [callArgs, blockOrHash],
+    handler: call.createAccessList,
+    doc: 'EIP-2930 access list the tx touches, with its gas used.',
+  }),
   route('eth_simulateV1', {
     params: [required('payload', 'SimulatePayload', simulatePayloadOf), blockOrHash],
     handler: simulateV1,
@@ -161,7 +181,11 @@ const ETH = [
   route('eth_gasPrice', { params: [], handler: fees.gasPrice, doc: 'Next base fee + suggested tip (1 gwei).' }),
   route('eth_maxPriorityFeePerGas', { params: [], handler: fees.maxPriorityFeePerGas, doc: 'Suggested tip: 1 gwei.' }),
   route('eth_feeHistory', {
-    params: [required('blockCount', 'HexOrDecimal', hexOrDecimalOf), required('newestBlock', 'BlockNumber', blockNumberOf), optional('rewardPercentiles', '[]float64', arrayOf(numberOf, '[]float64'))],
+    params: [
+      required('blockCount', 'HexOrDecimal', hexOrDecimalOf),
+      required('newestBlock', 'BlockNumber', blockNumberOf),
+      optional('rewardPercentiles', '[]float64', arrayOf(numberOf, '[]float64')),
+    ],
     handler: fees.feeHistory,
     doc: 'Base fees, gas used ratios and tip percentiles; at most `feehistory-cap` blocks.',
   }),
@@ -172,7 +196,11 @@ const ETH = [
     handler: filter.newPendingTransactionFilter,
     doc: 'Installs a pending-tx filter (hashes).',
   }),
-  route('eth_getFilterChanges', { params: [filterId], handler: filter.getFilterChanges, doc: 'What a filter saw since its last poll; idle filters expire after `filter-timeout`.' }),
+  route('eth_getFilterChanges', {
+    params: [filterId],
+    handler: filter.getFilterChanges,
+    doc: 'What a filter saw since its last poll; idle filters expire after `filter-timeout`.',
+  }),
   route('eth_getFilterLogs', { params: [filterId], handler: filter.getFilterLogs, doc: 'All logs matching a log filter.' }),
   route('eth_uninstallFilter', { params: [filterId], handler: filter.uninstallFilter, doc: 'Removes a filter.' }),
   route('eth_getLogs', {
@@ -190,7 +218,11 @@ const ETH = [
 ] as const;
 
 const WEB3 = [
-  route('web3_clientVersion', { params: [], handler: web3.clientVersion, doc: '`anvil-compatible Chainlet/v<version>/<platform>/node<version>` with devnet control on, else `Chainlet/v…`; `[json-rpc] client-version` replaces it.' }),
+  route('web3_clientVersion', {
+    params: [],
+    handler: web3.clientVersion,
+    doc: '`anvil-compatible Chainlet/v<version>/<platform>/node<version>` with devnet control on, else `Chainlet/v…`; `[json-rpc] client-version` replaces it.',
+  }),
   route('web3_sha3', { params: [required('data', 'Bytes', bytesOf())], handler: web3.sha3, doc: 'Keccak-256 of the given bytes.' }),
 ] as const;
 
@@ -200,7 +232,14 @@ const NET = [
   route('net_peerCount', { params: [], handler: net.peerCount, doc: 'Always `0`, as a JSON number (as Cosmos EVM).' }),
 ] as const;
 
-export const ETH_ROUTES = Object.freeze([...ETH, ...WEB3, ...NET, ...TXPOOL_ROUTES, ...DEBUG_ROUTES, ...NODE_NAMESPACE_ROUTES]) satisfies readonly AnyEthRoute[];
+export const ETH_ROUTES = Object.freeze([
+  ...ETH,
+  ...WEB3,
+  ...NET,
+  ...TXPOOL_ROUTES,
+  ...DEBUG_ROUTES,
+  ...NODE_NAMESPACE_ROUTES,
+]) satisfies readonly AnyEthRoute[];
 
 /** Every method name the table serves (aliases excluded). */
 export type EthMethod = (typeof ETH_ROUTES)[number]['method'];

@@ -9,7 +9,15 @@
  */
 import { parseListenAddress } from '../../config/listen-address.js';
 import type { Logger } from 'pino';
-import { corsOptionsOf, jsonRpcTransportError, startHttpServer, type HttpRequest, type HttpResponse, type RunningServer, type WsConnection } from '../transport/index.js';
+import {
+  corsOptionsOf,
+  jsonRpcTransportError,
+  startHttpServer,
+  type HttpRequest,
+  type HttpResponse,
+  type RunningServer,
+  type WsConnection,
+} from '../transport/index.js';
 import type { WsSession } from './route.js';
 import { listenerControl, ManagedListener } from './namespaces/listener-control.js';
 import type { EthService } from './service.js';

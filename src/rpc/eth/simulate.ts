@@ -138,7 +138,10 @@ async function simulateBlock(
     const account = await state.getAccount(from);
     const stateNonce = account?.nonce ?? 0n;
     if (payload.validation && args.nonce !== undefined && args.nonce !== stateNonce) {
-      throw new EthRpcError(args.nonce < stateNonce ? -38010 : -38011, `nonce ${args.nonce < stateNonce ? 'too low' : 'too high'}: next nonce ${stateNonce}, tx nonce ${args.nonce}`);
+      throw new EthRpcError(
+        args.nonce < stateNonce ? -38010 : -38011,
+        `nonce ${args.nonce < stateNonce ? 'too low' : 'too high'}: next nonce ${stateNonce}, tx nonce ${args.nonce}`,
+      );
     }
     const remaining = h.gasLimit - gasUsed;
     const gas = args.gas ?? remaining;
@@ -161,7 +164,13 @@ async function simulateBlock(
       logIndex: quantity(logIndex++),
       removed: false,
     }));
-    const res: Json = { status: r.status === 'success' ? '0x1' : '0x0', returnData: data(r.returnValue), gasUsed: quantity(r.gasUsed), maxUsedGas: quantity(r.gasSpent), logs };
+    const res: Json = {
+      status: r.status === 'success' ? '0x1' : '0x0',
+      returnData: data(r.returnValue),
+      gasUsed: quantity(r.gasUsed),
+      maxUsedGas: quantity(r.gasSpent),
+      logs,
+    };
     if (r.status === 'revert') {
       const reason = decodeRevertReason(r.returnValue);
       res['error'] = { code: 3, message: reason ? `execution reverted: ${reason}` : 'execution reverted', data: data(r.returnValue) };

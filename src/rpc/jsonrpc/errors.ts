@@ -49,14 +49,10 @@ export function rpcError(code: number, message: string, data?: unknown): JsonRpc
 }
 
 export const parseError = (data?: unknown, message = SPEC_ERROR_TEXTS.parse): JsonRpcError => rpcError(ErrorCode.ParseError, message, data);
-export const invalidRequest = (data?: unknown, message = SPEC_ERROR_TEXTS.invalidRequest): JsonRpcError =>
-  rpcError(ErrorCode.InvalidRequest, message, data);
-export const methodNotFound = (data?: unknown, message = SPEC_ERROR_TEXTS.methodNotFound): JsonRpcError =>
-  rpcError(ErrorCode.MethodNotFound, message, data);
-export const invalidParams = (data?: unknown, message = SPEC_ERROR_TEXTS.invalidParams): JsonRpcError =>
-  rpcError(ErrorCode.InvalidParams, message, data);
-export const internalError = (data?: unknown, message = SPEC_ERROR_TEXTS.internal): JsonRpcError =>
-  rpcError(ErrorCode.InternalError, message, data);
+export const invalidRequest = (data?: unknown, message = SPEC_ERROR_TEXTS.invalidRequest): JsonRpcError => rpcError(ErrorCode.InvalidRequest, message, data);
+export const methodNotFound = (data?: unknown, message = SPEC_ERROR_TEXTS.methodNotFound): JsonRpcError => rpcError(ErrorCode.MethodNotFound, message, data);
+export const invalidParams = (data?: unknown, message = SPEC_ERROR_TEXTS.invalidParams): JsonRpcError => rpcError(ErrorCode.InvalidParams, message, data);
+export const internalError = (data?: unknown, message = SPEC_ERROR_TEXTS.internal): JsonRpcError => rpcError(ErrorCode.InternalError, message, data);
 export const serverError = (data?: unknown, message = SPEC_ERROR_TEXTS.server): JsonRpcError => rpcError(ErrorCode.ServerError, message, data);
 export const responseTooLarge = (data?: unknown, message = SPEC_ERROR_TEXTS.responseTooLarge): JsonRpcError =>
   rpcError(ErrorCode.ResponseTooLarge, message, data);

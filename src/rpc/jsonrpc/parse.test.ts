@@ -74,9 +74,17 @@ describe('parseJsonRpcBody', () => {
   it('refuses a body nested deeper than maxDepth before parsing it (default 128), id null', () => {
     const body = (depth: number) => `{"jsonrpc":"2.0","id":1,"method":"m","params":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
     expect(parseJsonRpcBody(body(128)).kind).toBe('single');
-    expect(parseJsonRpcBody(body(129))).toEqual({ kind: 'error', id: null, error: { code: -32700, message: 'Parse error', data: 'request nests deeper than 128 levels of arrays and objects' } });
+    expect(parseJsonRpcBody(body(129))).toEqual({
+      kind: 'error',
+      id: null,
+      error: { code: -32700, message: 'Parse error', data: 'request nests deeper than 128 levels of arrays and objects' },
+    });
     expect(parseJsonRpcBody(body(4), { maxDepth: 4 }).kind).toBe('single');
-    expect(parseJsonRpcBody(new TextEncoder().encode(body(5)), { maxDepth: 4, reasonAsData: false })).toEqual({ kind: 'error', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(parseJsonRpcBody(new TextEncoder().encode(body(5)), { maxDepth: 4, reasonAsData: false })).toEqual({
+      kind: 'error',
+      id: null,
+      error: { code: -32700, message: 'Parse error' },
+    });
     expect(parseJsonRpcBody(body(500), { maxDepth: 0 }).kind).toBe('single');
   });
 });

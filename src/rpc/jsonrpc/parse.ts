@@ -25,10 +25,7 @@ export class InvalidRequestItem {
 
 export type BatchItem = JsonRpcRequest | InvalidRequestItem;
 
-export type ParsedBody =
-  | { kind: 'single'; req: JsonRpcRequest }
-  | { kind: 'batch'; reqs: BatchItem[] }
-  | { kind: 'error'; error: JsonRpcError; id: JsonRpcId };
+export type ParsedBody = { kind: 'single'; req: JsonRpcRequest } | { kind: 'batch'; reqs: BatchItem[] } | { kind: 'error'; error: JsonRpcError; id: JsonRpcId };
 
 export interface ParseOptions {
   texts?: Partial<ErrorTexts>;

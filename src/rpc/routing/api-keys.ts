@@ -117,7 +117,14 @@ function parseRecord(x: unknown, path: string): ApiKeyRecord {
     /^[0-9a-f]{64}$/.test(r.hash) &&
     typeof r.created_at === 'string';
   if (!ok) throw new ApiKeyStoreError('malformed key entry (expected id, name, prefix, salt, hash, created_at)', { path });
-  return { id: r.id as string, name: r.name as string, prefix: r.prefix as string, salt: r.salt as string, hash: r.hash as string, created_at: r.created_at as string };
+  return {
+    id: r.id as string,
+    name: r.name as string,
+    prefix: r.prefix as string,
+    salt: r.salt as string,
+    hash: r.hash as string,
+    created_at: r.created_at as string,
+  };
 }
 
 export class FileApiKeyStore implements ApiKeyStore {

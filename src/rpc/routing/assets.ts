@@ -56,7 +56,11 @@ export interface AssetInfo {
 export type Reason = 'UNKNOWN' | 'MOST_LIQUID' | 'BASE_TOKEN' | 'DIRECT';
 const REASONS: readonly Reason[] = ['UNKNOWN', 'MOST_LIQUID', 'BASE_TOKEN', 'DIRECT'];
 
-export const IBC_BRIDGE = { id: 'IBC', name: 'IBC', logo_uri: 'https://raw.githubusercontent.com/skip-mev/skip-go-registry/main/bridges/ibc/logo.svg' } as const;
+export const IBC_BRIDGE = {
+  id: 'IBC',
+  name: 'IBC',
+  logo_uri: 'https://raw.githubusercontent.com/skip-mev/skip-go-registry/main/bridges/ibc/logo.svg',
+} as const;
 
 // ─────────────────────────────── what adapters list ───────────────────────────────
 
@@ -104,7 +108,11 @@ export function ethermintNativeAssets(chain: HostedChain): AssetInfo[] {
 }
 
 /** A token contract (ERC20) or mint (SPL) on its own chain. */
-export function tokenAsset(chainId: string, contract: string, meta: { symbol: string | null; name: string | null; decimals: number | null; isEvm?: boolean; isSvm?: boolean; description?: string }): AssetInfo {
+export function tokenAsset(
+  chainId: string,
+  contract: string,
+  meta: { symbol: string | null; name: string | null; decimals: number | null; isEvm?: boolean; isSvm?: boolean; description?: string },
+): AssetInfo {
   return asset(contract, chainId, {
     is_evm: meta.isEvm ?? false,
     is_svm: meta.isSvm ?? false,
@@ -177,7 +185,11 @@ export class AssetCatalog {
       }
     }
     const catalog = new AssetCatalog(env, faces, byFace);
-    for (const [id, list] of byFace) byFace.set(id, list.map((a) => (a.trace !== '' ? catalog.resolveVoucher(a) : a)));
+    for (const [id, list] of byFace)
+      byFace.set(
+        id,
+        list.map((a) => (a.trace !== '' ? catalog.resolveVoucher(a) : a)),
+      );
     return catalog;
   }
 
@@ -225,7 +237,8 @@ export class AssetCatalog {
   /** A voucher with its origin chain and its origin asset's metadata (decimals, symbol…). */
   private resolveVoucher(v: AssetInfo): AssetInfo {
     const hops = hopsOf(v.trace);
-    const originChainId = this.walk(v.chain_id, hops) ?? this.env.chains.find((c) => c.chain.denom === v.origin_denom)?.chain.cosmosChainId ?? v.origin_chain_id;
+    const originChainId =
+      this.walk(v.chain_id, hops) ?? this.env.chains.find((c) => c.chain.denom === v.origin_denom)?.chain.cosmosChainId ?? v.origin_chain_id;
     const origin = originChainId ? this.assetsOf(originChainId).find((a) => a.trace === '' && a.denom === v.origin_denom) : undefined;
     if (!origin) return { ...v, origin_chain_id: originChainId };
     return {
@@ -261,11 +274,21 @@ export class AssetCatalog {
     if (!bank || bank.token_contract !== null || bank.is_cw20) return undefined;
     const ch = ibcChannel(this.env.ibcPaths, src.chain.cosmosChainId, dst.chain.cosmosChainId);
     if (!ch) return undefined;
-    const next = denomAfterHop({ base: bank.origin_denom, trace: hopsOf(bank.trace) }, { portId: 'transfer', channelId: ch.channel }, { portId: 'transfer', channelId: ch.counterparty }).denom.trace;
+    const next = denomAfterHop(
+      { base: bank.origin_denom, trace: hopsOf(bank.trace) },
+      { portId: 'transfer', channelId: ch.channel },
+      { portId: 'transfer', channelId: ch.counterparty },
+    ).denom.trace;
     const destCosmos = dst.chain.cosmosChainId;
     let arrived: AssetInfo | undefined;
     if (next.length === 0) {
-      arrived = this.assetsOf(destCosmos).find((x) => x.trace === '' && x.denom === bank.origin_denom) ?? { ...bank, denom: bank.origin_denom, chain_id: destCosmos, origin_chain_id: destCosmos, trace: '' };
+      arrived = this.assetsOf(destCosmos).find((x) => x.trace === '' && x.denom === bank.origin_denom) ?? {
+        ...bank,
+        denom: bank.origin_denom,
+        chain_id: destCosmos,
+        origin_chain_id: destCosmos,
+        trace: '',
+      };
     } else {
       const shell = voucherShell(destCosmos, bank.origin_denom, next);
       arrived = this.assetsOf(destCosmos).find((x) => x.denom === shell.denom) ?? this.resolveVoucher(shell);
@@ -488,7 +511,8 @@ export async function handleAssetsFromSource(ctx: RouteContext, r: AssetsFromSou
   // One transfer reaches the chains one channel away; there is no packet forwarding to go further.
   for (const f of c.faces) {
     const a = c.transfer(source, f.id);
-    if (a && keep(a, { nativeOnly: r.nativeOnly, includeNoMetadata: true, includeCw20: r.includeCw20, includeEvm: true, includeSvm: true })) (out[f.id] ??= { assets: [] }).assets.push(a);
+    if (a && keep(a, { nativeOnly: r.nativeOnly, includeNoMetadata: true, includeCw20: r.includeCw20, includeEvm: true, includeSvm: true }))
+      (out[f.id] ??= { assets: [] }).assets.push(a);
   }
   return json({ dest_assets: out });
 }
@@ -534,7 +558,8 @@ export async function handleRecommendAssets(ctx: RouteContext, r: RecommendAsset
       // On its origin chain (home again) it is the base token; any other arrival is the direct one.
       return asset ? [{ asset, reason: (asset.trace === '' ? 'BASE_TOKEN' : 'DIRECT') as Reason }] : [];
     });
-    const wanted = q.reason === undefined || q.reason === 'UNKNOWN' || q.reason === 'MOST_LIQUID' ? recommendations : recommendations.filter((x) => x.reason === q.reason);
+    const wanted =
+      q.reason === undefined || q.reason === 'UNKNOWN' || q.reason === 'MOST_LIQUID' ? recommendations : recommendations.filter((x) => x.reason === q.reason);
     return wanted.length > 0 ? { recommendations: wanted, error: null } : { recommendations: [], error: { message: 'no recommendation found' } };
   });
   return json({ recommendation_entries });

@@ -100,7 +100,13 @@ export async function handleBalances(ctx: RouteContext, req: BalancesRequest): P
     const { chain: rc, type } = resolveChain(ctx.env, chainId);
     const holder = rc.parseHolder ? rc.parseHolder(e.address, chainId) : parseAddress(rc.chain, chainId, e.address);
     // No denoms: the native one, named as Skip names it on an EVM chain (`<chain>-native`, what its client looks for).
-    return { rc, chainId, address: e.address, holder, denoms: e.denoms.length > 0 ? e.denoms : [type === 'evm' ? `${rc.chain.chainName}-native` : rc.chain.denom] };
+    return {
+      rc,
+      chainId,
+      address: e.address,
+      holder,
+      denoms: e.denoms.length > 0 ? e.denoms : [type === 'evm' ? `${rc.chain.chainName}-native` : rc.chain.denom],
+    };
   });
   const out: BalancesResponse = { chains: {} };
   for (const p of plan) {

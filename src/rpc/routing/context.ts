@@ -12,8 +12,6 @@ export interface RouteContext {
 }
 
 export type Reply =
-  | { kind: 'json'; status?: number; body: unknown }
-  | { kind: 'html'; status?: number; body: string }
-  | { kind: 'asset'; contentType: string; body: string };
+  { kind: 'json'; status?: number; body: unknown } | { kind: 'html'; status?: number; body: string } | { kind: 'asset'; contentType: string; body: string };
 
 export const json = (body: unknown): Reply => ({ kind: 'json', body });

@@ -70,7 +70,10 @@ export function parseBool(q: URLSearchParams, name: string, dflt: boolean): bool
 /** Repeated keys (`chain_ids=a&chain_ids=b`, the official client's form), `chain_ids[]=`, or comma lists. */
 export function stringList(q: URLSearchParams, name: string): string[] {
   const raw = [...q.getAll(name), ...q.getAll(`${name}[]`)];
-  return raw.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  return raw
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export function decodeChainsQuery(input: RequestInput): ChainsQuery {

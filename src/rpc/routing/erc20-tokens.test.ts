@@ -23,7 +23,15 @@ function fixture(answer: () => ContractCallResult[]) {
 describe('Erc20Tokens.list', () => {
   it('does not read again a token whose reads timed out until its code changes', async () => {
     let timeout = true;
-    const f = fixture(() => (timeout ? [{ error: 'execution aborted (timeout = 5s)', timedOut: true }, { error: 'x', timedOut: true }, { error: 'x', timedOut: true }] : [word(6), word(0), word(0)]));
+    const f = fixture(() =>
+      timeout
+        ? [
+            { error: 'execution aborted (timeout = 5s)', timedOut: true },
+            { error: 'x', timedOut: true },
+            { error: 'x', timedOut: true },
+          ]
+        : [word(6), word(0), word(0)],
+    );
     expect(await f.tokens.list()).toEqual([]);
     expect(await f.tokens.list()).toEqual([]);
     expect(f.calls.count).toBe(1);

@@ -73,7 +73,10 @@ export async function handleExplorerConfig(ctx: RouteContext): Promise<Reply> {
     ),
     comet_ws: e?.cometWs ?? null,
     // The CometBFT-style chains the page can switch between: the first is the EVM chain.
-    comet_chains: [...(e?.cometRpc ? [{ chain_id: ctx.env.chains[0]?.chain.cosmosChainId ?? '', ws: e.cometWs ?? null, evm: true }] : []), ...(e?.otherCometChains ?? []).map((c) => ({ chain_id: c.chainId, ws: c.ws ?? null, evm: false }))],
+    comet_chains: [
+      ...(e?.cometRpc ? [{ chain_id: ctx.env.chains[0]?.chain.cosmosChainId ?? '', ws: e.cometWs ?? null, evm: true }] : []),
+      ...(e?.otherCometChains ?? []).map((c) => ({ chain_id: c.chainId, ws: c.ws ?? null, evm: false })),
+    ],
     eth: e?.ethRpc !== undefined,
     svm: e?.svmRpc !== undefined,
     devnet: e?.devnet ?? false,

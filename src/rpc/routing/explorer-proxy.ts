@@ -42,7 +42,11 @@ export interface ProxyRequest {
   chain: string | null;
 }
 
-export const decodeProxyRequest = (i: RequestInput): ProxyRequest => ({ headers: i.headers ?? {}, raw: i.rawBody ?? new Uint8Array(0), chain: i.query.get('chain') });
+export const decodeProxyRequest = (i: RequestInput): ProxyRequest => ({
+  headers: i.headers ?? {},
+  raw: i.rawBody ?? new Uint8Array(0),
+  chain: i.query.get('chain'),
+});
 
 function refuse(status: number, id: JsonRpcId, error: JsonRpcError): Reply {
   return { kind: 'json', status, body: { jsonrpc: '2.0', id, error } };
@@ -75,22 +79,35 @@ function isJson(contentType: string | undefined): boolean {
 
 async function proxy(ctx: RouteContext, family: ProxyFamily, url: string | undefined, p: ProxyRequest): Promise<Reply> {
   const why = crossOriginReason(ctx, p.headers);
-  if (why) return refuse(403, null, rpcError(ErrorCode.InvalidRequest, `cross-origin request refused: the explorer's proxies answer only the explorer's own page (${why})`));
-  if (!isJson(p.headers['content-type'])) return refuse(415, null, rpcError(ErrorCode.InvalidRequest, 'invalid content type, only application/json is supported'));
+  if (why)
+    return refuse(
+      403,
+      null,
+      rpcError(ErrorCode.InvalidRequest, `cross-origin request refused: the explorer's proxies answer only the explorer's own page (${why})`),
+    );
+  if (!isJson(p.headers['content-type']))
+    return refuse(415, null, rpcError(ErrorCode.InvalidRequest, 'invalid content type, only application/json is supported'));
   const parsed = parseJsonRpcBody(p.raw, { maxDepth: ctx.env.config.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH });
   if (parsed.kind === 'error') return refuse(200, parsed.id, parsed.error);
   if (parsed.kind === 'batch') return refuse(200, null, rpcError(ErrorCode.InvalidRequest, 'batch requests are not available through the explorer'));
   const req = parsed.req;
   const id = req.id ?? null;
   if (!EXPLORER_PROXY_METHODS[family].has(req.method)) {
-    const control = CONTROL.test(req.method) ? ': devnet control and unsafe methods are never forwarded (call the node’s own RPC)' : `: it forwards only the reads the explorer makes`;
+    const control = CONTROL.test(req.method)
+      ? ': devnet control and unsafe methods are never forwarded (call the node’s own RPC)'
+      : `: it forwards only the reads the explorer makes`;
     return refuse(200, id, rpcError(ErrorCode.MethodNotFound, `method ${req.method} is not available through the explorer${control}`));
   }
   const what = UPSTREAM_NAME[family];
   if (url === undefined) return refuse(404, id, rpcError(ErrorCode.InvalidRequest, `this node serves no ${what}`));
   try {
     // What was checked is what is sent: the parsed request, not the raw text.
-    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(req), signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS) });
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(req),
+      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+    });
     return { kind: 'json', body: await r.json() };
   } catch (err) {
     return refuse(502, id, rpcError(ErrorCode.InternalError, `the explorer could not read the ${what}: ${(err as Error).message}`));

@@ -106,7 +106,11 @@ async function foundPage(ctx: RouteContext, rc: RoutingChain, f: FoundTx): Promi
   const blockRows: Row[] = [[slots ? 'Slot' : 'Height', String(f.height)]];
   if (!slots) blockRows.push(['Index in block', String(f.index)]);
   if (block) {
-    blockRows.push([slots ? 'Blockhash' : 'Block hash', rc.displayHash ? rc.displayHash(block.hash) : toHexUpper(block.hash)], ['Time', formatTime(block.time)], ['Txs in block', String(block.numTxs)]);
+    blockRows.push(
+      [slots ? 'Blockhash' : 'Block hash', rc.displayHash ? rc.displayHash(block.hash) : toHexUpper(block.hash)],
+      ['Time', formatTime(block.time)],
+      ['Txs in block', String(block.numTxs)],
+    );
     if (block.proposer.length > 0) blockRows.push(['Proposer', toHexUpper(block.proposer)]);
   }
   const o = f.outcome;
@@ -120,12 +124,17 @@ async function foundPage(ctx: RouteContext, rc: RoutingChain, f: FoundTx): Promi
     for (const e of f.result.events) for (const a of e.attributes) resultRows.push([`${e.type}.${a.key}`, a.value]);
   }
   const cls = !o ? '' : o.ok ? 'ok' : 'err';
-  return page(ctx, 'Transaction', [
-    `<p class="${cls}"><strong>${escapeHtml(status)}</strong></p>`,
-    table('Transaction', txRows(rc, f.cometHash, f.ethHash, f)),
-    table('Block', blockRows),
-    table('Result', resultRows),
-  ], rc);
+  return page(
+    ctx,
+    'Transaction',
+    [
+      `<p class="${cls}"><strong>${escapeHtml(status)}</strong></p>`,
+      table('Transaction', txRows(rc, f.cometHash, f.ethHash, f)),
+      table('Block', blockRows),
+      table('Result', resultRows),
+    ],
+    rc,
+  );
 }
 
 /**
@@ -158,7 +167,12 @@ export async function handleExplorerTx(ctx: RouteContext, req: { txHash: Uint8Ar
     if (p) {
       return {
         kind: 'html',
-        body: page(ctx, 'Transaction', [`<p><strong>pending</strong>: in the mempool, not yet in a block</p>`, table('Transaction', txRows(rc, p.cometHash, p.ethHash, undefined, p))], rc),
+        body: page(
+          ctx,
+          'Transaction',
+          [`<p><strong>pending</strong>: in the mempool, not yet in a block</p>`, table('Transaction', txRows(rc, p.cometHash, p.ethHash, undefined, p))],
+          rc,
+        ),
       };
     }
   }

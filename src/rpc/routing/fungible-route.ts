@@ -74,7 +74,8 @@ function str(b: Record<string, unknown>, name: string): string {
 function amountOf(b: Record<string, unknown>): bigint {
   const raw = b['amount_in'] ?? b['amount_out'];
   if (raw === undefined || raw === null || raw === '') throw new InvalidArgumentError('one of amount_in or amount_out is required');
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new InvalidArgumentError(`invalid amount "${String(raw)}": a decimal string of base units is required`);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw))
+    throw new InvalidArgumentError(`invalid amount "${String(raw)}": a decimal string of base units is required`);
   const v = BigInt(raw);
   if (v === 0n) throw new InvalidArgumentError('amount must be greater than 0');
   return v;
@@ -84,19 +85,27 @@ function timeoutOf(b: Record<string, unknown>): number {
   const v = b['timeout_seconds'];
   if (v === undefined || v === null || v === '') return DEFAULT_TIMEOUT_SECONDS;
   const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`invalid timeout_seconds "${String(v)}": a positive integer is required`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError(`invalid timeout_seconds "${String(v)}": a positive integer is required`);
   return n;
 }
 
 export function decodeRouteBody(input: RequestInput): RouteRequest {
   const b = body(input);
-  return { sourceDenom: str(b, 'source_asset_denom'), sourceChainId: str(b, 'source_asset_chain_id'), destDenom: str(b, 'dest_asset_denom'), destChainId: str(b, 'dest_asset_chain_id'), amount: amountOf(b) };
+  return {
+    sourceDenom: str(b, 'source_asset_denom'),
+    sourceChainId: str(b, 'source_asset_chain_id'),
+    destDenom: str(b, 'dest_asset_denom'),
+    destChainId: str(b, 'dest_asset_chain_id'),
+    amount: amountOf(b),
+  };
 }
 
 export function decodeMsgsBody(input: RequestInput): MsgsRequest {
   const b = body(input);
   const list = b['address_list'];
-  if (!Array.isArray(list) || list.some((a) => typeof a !== 'string' || a === '')) throw new InvalidArgumentError('address_list is required: one address per chain of required_chain_addresses');
+  if (!Array.isArray(list) || list.some((a) => typeof a !== 'string' || a === ''))
+    throw new InvalidArgumentError('address_list is required: one address per chain of required_chain_addresses');
   return { ...decodeRouteBody(input), addresses: list as string[], timeoutSeconds: timeoutOf(b) };
 }
 
@@ -124,7 +133,8 @@ function isNative(s: Side, denom: string): boolean {
 async function plan(env: RoutingEnv, r: RouteRequest): Promise<Plan> {
   const src = side(env, r.sourceChainId);
   const dst = side(env, r.destChainId);
-  const noRoute = (why: string) => new NotFoundError(`no route found from ${r.sourceDenom} on ${r.sourceChainId} to ${r.destDenom} on ${r.destChainId}: ${why}`);
+  const noRoute = (why: string) =>
+    new NotFoundError(`no route found from ${r.sourceDenom} on ${r.sourceChainId} to ${r.destDenom} on ${r.destChainId}: ${why}`);
   if (src.type === 'svm' || dst.type === 'svm') {
     if (src.rc !== dst.rc) throw noRoute('the SVM chain has no bridge to the other chains of this network');
     const solAliases = new Set(['sol', 'SOL', 'solana-native']);
@@ -134,13 +144,18 @@ async function plan(env: RoutingEnv, r: RouteRequest): Promise<Plan> {
   }
   if (src.rc === dst.rc) {
     if (r.destDenom !== r.sourceDenom && !(isNative(src, r.sourceDenom) && isNative(dst, r.destDenom))) throw noRoute('this network has no swap venues');
-    if (src.type === 'evm' && !isNative(src, r.sourceDenom)) throw noRoute(`only the native denom moves on the EVM face of ${src.rc.chain.cosmosChainId} (use ${src.rc.chain.cosmosChainId} for bank denoms)`);
-    if (src.type === 'cosmos' && !isNative(src, r.sourceDenom) && !(await knownVoucher(src, r.sourceDenom))) throw noRoute(`unknown denom ${r.sourceDenom} on ${r.sourceChainId}`);
+    if (src.type === 'evm' && !isNative(src, r.sourceDenom))
+      throw noRoute(`only the native denom moves on the EVM face of ${src.rc.chain.cosmosChainId} (use ${src.rc.chain.cosmosChainId} for bank denoms)`);
+    if (src.type === 'cosmos' && !isNative(src, r.sourceDenom) && !(await knownVoucher(src, r.sourceDenom)))
+      throw noRoute(`unknown denom ${r.sourceDenom} on ${r.sourceChainId}`);
     return { kind: 'bank_send', src, dst, denom: isNative(src, r.sourceDenom) ? src.rc.chain.denom : r.sourceDenom, amount: r.amount };
   }
   const path = ibcChannel(env.ibcPaths, src.rc.chain.cosmosChainId, dst.rc.chain.cosmosChainId);
   if (!path) throw noRoute(`no IBC channel between ${src.rc.chain.cosmosChainId} and ${dst.rc.chain.cosmosChainId}`);
-  if (dst.type === 'evm' && !isNative(dst, r.destDenom)) throw noRoute(`vouchers arrive as bank coins on ${dst.rc.chain.cosmosChainId}: ask for that chain id (the EVM face ${dst.chainId} holds only the native denom)`);
+  if (dst.type === 'evm' && !isNative(dst, r.destDenom))
+    throw noRoute(
+      `vouchers arrive as bank coins on ${dst.rc.chain.cosmosChainId}: ask for that chain id (the EVM face ${dst.chainId} holds only the native denom)`,
+    );
   let bankDenom: string;
   let arrives: string;
   if (isNative(src, r.sourceDenom)) {
@@ -151,13 +166,24 @@ async function plan(env: RoutingEnv, r: RouteRequest): Promise<Plan> {
     const v = r.sourceDenom.startsWith('ibc/') ? await src.rc.voucherBalance?.(new Uint8Array(20), bankDenom) : undefined;
     if (!v) throw noRoute(`unknown denom ${r.sourceDenom} on ${r.sourceChainId}`);
     // Only a voucher that came through this very channel can go on (home); there is no second hop.
-    if (bankDenom !== `ibc/${denomHashHex(`transfer/${path.channel}/${v.base}`)}`) throw noRoute(`${r.sourceDenom} did not arrive through ${path.channel} and this network has no other path`);
+    if (bankDenom !== `ibc/${denomHashHex(`transfer/${path.channel}/${v.base}`)}`)
+      throw noRoute(`${r.sourceDenom} did not arrive through ${path.channel} and this network has no other path`);
     if (src.type === 'evm') throw noRoute(`vouchers are bank coins: send them from ${src.rc.chain.cosmosChainId}`);
     arrives = v.base;
   }
   const wanted = r.destDenom.startsWith('ibc/') ? canonicalIbcDenom(r.destDenom) : isNative(dst, r.destDenom) ? dst.rc.chain.denom : r.destDenom;
   if (wanted !== arrives) throw noRoute(`over IBC it arrives on ${dst.rc.chain.cosmosChainId} as ${arrives}, and this network has no swap venues`);
-  return { kind: 'ibc', src, dst, denomIn: r.sourceDenom, denomOut: r.destDenom, bankDenom, channel: path.channel, counterpartyChannel: path.counterparty, amount: r.amount };
+  return {
+    kind: 'ibc',
+    src,
+    dst,
+    denomIn: r.sourceDenom,
+    denomOut: r.destDenom,
+    bankDenom,
+    channel: path.channel,
+    counterpartyChannel: path.counterparty,
+    amount: r.amount,
+  };
 }
 
 async function knownVoucher(s: Side, denom: string): Promise<boolean> {
@@ -225,7 +251,8 @@ function checkAddress(s: Side, address: string, role: string): void {
     return;
   }
   if (s.type === 'evm') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InvalidArgumentError(`invalid ${role} address "${address}" for chain ${s.chainId}: expected a 0x address`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address))
+      throw new InvalidArgumentError(`invalid ${role} address "${address}" for chain ${s.chainId}: expected a 0x address`);
     return;
   }
   let prefix: string | undefined;
@@ -234,7 +261,8 @@ function checkAddress(s: Side, address: string, role: string): void {
   } catch {
     prefix = undefined;
   }
-  if (prefix !== s.rc.chain.bech32Prefix) throw new InvalidArgumentError(`invalid ${role} address "${address}" for chain ${s.chainId}: expected bech32 with prefix "${s.rc.chain.bech32Prefix}"`);
+  if (prefix !== s.rc.chain.bech32Prefix)
+    throw new InvalidArgumentError(`invalid ${role} address "${address}" for chain ${s.chainId}: expected bech32 with prefix "${s.rc.chain.bech32Prefix}"`);
 }
 
 async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
@@ -294,7 +322,8 @@ async function msgsFor(p: Plan, addresses: string[], timeoutSeconds: number) {
 
 function addressesFor(route: ReturnType<typeof routeJson>, given: string[]): string[] {
   const need = route.required_chain_addresses;
-  if (given.length !== need.length) throw new InvalidArgumentError(`address_list has ${given.length} address(es); this route needs ${need.length}, one per required chain: ${need.join(', ')}`);
+  if (given.length !== need.length)
+    throw new InvalidArgumentError(`address_list has ${given.length} address(es); this route needs ${need.length}, one per required chain: ${need.join(', ')}`);
   return need.length === 1 ? [given[0]!, given[0]!] : given;
 }
 
@@ -319,6 +348,9 @@ export async function handleMsgsDirect(ctx: RouteContext, r: MsgsDirectRequest):
     return a;
   });
   // The same chain twice (a bank send) needs a sender and a recipient: the map gives one address per chain.
-  if (p.kind !== 'ibc') throw new InvalidArgumentError('msgs_direct routes transfers between chains; for a send within one chain use /v2/fungible/msgs with address_list [sender, recipient]');
+  if (p.kind !== 'ibc')
+    throw new InvalidArgumentError(
+      'msgs_direct routes transfers between chains; for a send within one chain use /v2/fungible/msgs with address_list [sender, recipient]',
+    );
   return json({ ...(await msgsFor(p, addresses, r.timeoutSeconds)), route, estimated_fees: [] });
 }

@@ -112,7 +112,13 @@ function handlerOf(ctx: RouteContext, gate: AccessGate, log: Logger): (req: Http
       // A raw-body route (the explorer's JSON-RPC proxies) checks and parses its body itself, in its own error form.
       const body = match.route.method === 'POST' && !match.route.rawBody ? parseBody(req, ctx.env.config.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH) : undefined;
       if (sendsClientId(req.query, body)) Object.assign(extra, CLIENT_ID_DEPRECATION_HEADERS);
-      const params = match.route.decode({ query: req.query, body, pathParams: match.pathParams, headers: req.headers, ...(match.route.rawBody ? { rawBody: req.body } : {}) });
+      const params = match.route.decode({
+        query: req.query,
+        body,
+        pathParams: match.pathParams,
+        headers: req.headers,
+        ...(match.route.rawBody ? { rawBody: req.body } : {}),
+      });
       return toHttp(await match.route.handle(ctx, params), extra, req.method === 'HEAD');
     } catch (err) {
       const e = errorResponse(err);

@@ -141,9 +141,7 @@ describe('transferStatusOf (§5.3 rows)', () => {
     const message = `packet transfer/channel-0/3 from ${SRC} to ${DST} timed out`;
     expect(transferStatusOf(packet({ timeoutElapsed: true, timeout: timeoutTx }))).toEqual({
       state: 'STATE_COMPLETED_ERROR',
-      transfer_sequence: [
-        event('TRANSFER_FAILURE', { timeout_tx: json(timeoutTx), error: { type: 'PACKET_ERROR_TIMEOUT', message, details: null } }),
-      ],
+      transfer_sequence: [event('TRANSFER_FAILURE', { timeout_tx: json(timeoutTx), error: { type: 'PACKET_ERROR_TIMEOUT', message, details: null } })],
       next_blocking_transfer: null,
       transfer_asset_release: srcRelease(true),
       error: { type: 'STATUS_ERROR_TRANSFER', message },

@@ -233,13 +233,7 @@ function isError(s: TransferTxState): boolean {
 export function combineTransfers(transfers: TransferStatusJson[]): CombinedTransfersJson {
   const failing = transfers.find((t) => isError(t.state));
   const allDone = transfers.every((t) => t.state === 'STATE_COMPLETED_SUCCESS' || t.state === 'STATE_COMPLETED_ERROR');
-  const state: TransferTxState = failing
-    ? allDone
-      ? 'STATE_COMPLETED_ERROR'
-      : 'STATE_PENDING_ERROR'
-    : allDone
-      ? 'STATE_COMPLETED_SUCCESS'
-      : 'STATE_PENDING';
+  const state: TransferTxState = failing ? (allDone ? 'STATE_COMPLETED_ERROR' : 'STATE_PENDING_ERROR') : allDone ? 'STATE_COMPLETED_SUCCESS' : 'STATE_PENDING';
 
   let nextBlocking: NextBlockingTransferJson | null = null;
   let offset = 0;

@@ -13,18 +13,9 @@
  * not yet indexed, and is where cross-chain transfers will wait. Terminal states never change.
  */
 
-export type TxState =
-  | 'STATE_SUBMITTED'
-  | 'STATE_PENDING'
-  | 'STATE_COMPLETED_SUCCESS'
-  | 'STATE_COMPLETED_ERROR'
-  | 'STATE_ABANDONED';
+export type TxState = 'STATE_SUBMITTED' | 'STATE_PENDING' | 'STATE_COMPLETED_SUCCESS' | 'STATE_COMPLETED_ERROR' | 'STATE_ABANDONED';
 
-export type StatusErrorType =
-  | 'STATUS_ERROR_UNKNOWN'
-  | 'STATUS_ERROR_TRANSACTION_EXECUTION'
-  | 'STATUS_ERROR_INDEXING'
-  | 'STATUS_ERROR_TRANSFER';
+export type StatusErrorType = 'STATUS_ERROR_UNKNOWN' | 'STATUS_ERROR_TRANSACTION_EXECUTION' | 'STATUS_ERROR_INDEXING' | 'STATUS_ERROR_TRANSFER';
 
 export interface StatusError {
   type: StatusErrorType;

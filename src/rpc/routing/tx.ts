@@ -21,7 +21,15 @@ import { json } from './context.js';
 import type { SubmitRequest, TxRef } from './decode.js';
 import { ChainBusyError, InvalidArgumentError, TxInvalidOnChainError, TxNotFoundError, TxRejectedError } from './errors.js';
 import type { StatusError, TxState } from './tx-status.js';
-import { combineTransfers, transferStatusOf, type NextBlockingTransferJson, type TransferAssetReleaseJson, type TransferEventJson, type TransferStatusJson, type TransferTxState } from './transfer-status.js';
+import {
+  combineTransfers,
+  transferStatusOf,
+  type NextBlockingTransferJson,
+  type TransferAssetReleaseJson,
+  type TransferEventJson,
+  type TransferStatusJson,
+  type TransferTxState,
+} from './transfer-status.js';
 
 export interface TxHashResponse {
   tx_hash: string;
@@ -122,7 +130,15 @@ export async function handleStatus(ctx: RouteContext, req: TxRef): Promise<Reply
     if (lifecycles.length > 0) {
       const t = combineTransfers(lifecycles.map(transferStatusOf));
       const done = t.state === 'STATE_COMPLETED_SUCCESS' || t.state === 'STATE_COMPLETED_ERROR';
-      Object.assign(body, { state: t.state, transfers: t.transfers, transfer_sequence: t.transfer_sequence, next_blocking_transfer: t.next_blocking_transfer, transfer_asset_release: t.transfer_asset_release, error: t.error, status: done ? 'STATE_COMPLETED' : t.state });
+      Object.assign(body, {
+        state: t.state,
+        transfers: t.transfers,
+        transfer_sequence: t.transfer_sequence,
+        next_blocking_transfer: t.next_blocking_transfer,
+        transfer_asset_release: t.transfer_asset_release,
+        error: t.error,
+        status: done ? 'STATE_COMPLETED' : t.state,
+      });
     }
   }
   return json(body);

@@ -63,10 +63,33 @@ function parsed(env: SolanaEnv, owner: string, data: Uint8Array): unknown {
     return {
       program: 'spl-token',
       space: BigInt(data.length),
-      parsed: { type: 'account', info: { isNative: acct.isNative, mint: acct.mint, owner: acct.owner, state: acct.state === 2 ? 'frozen' : 'initialized', tokenAmount: uiAmount(acct.amount, decimalsOf(env, acct.mint)) } },
+      parsed: {
+        type: 'account',
+        info: {
+          isNative: acct.isNative,
+          mint: acct.mint,
+          owner: acct.owner,
+          state: acct.state === 2 ? 'frozen' : 'initialized',
+          tokenAmount: uiAmount(acct.amount, decimalsOf(env, acct.mint)),
+        },
+      },
     };
   }
   const mint = parseMint(data);
-  if (mint) return { program: 'spl-token', space: BigInt(data.length), parsed: { type: 'mint', info: { decimals: mint.decimals, freezeAuthority: mint.freezeAuthority, isInitialized: mint.isInitialized, mintAuthority: mint.mintAuthority, supply: mint.supply.toString() } } };
+  if (mint)
+    return {
+      program: 'spl-token',
+      space: BigInt(data.length),
+      parsed: {
+        type: 'mint',
+        info: {
+          decimals: mint.decimals,
+          freezeAuthority: mint.freezeAuthority,
+          isInitialized: mint.isInitialized,
+          mintAuthority: mint.mintAuthority,
+          supply: mint.supply.toString(),
+        },
+      },
+    };
   return undefined;
 }

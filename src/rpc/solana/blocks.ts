@@ -17,7 +17,8 @@ export const MAX_BLOCKS_RANGE = 500_000n;
 const DEFAULT_BLOCKHASH = '11111111111111111111111111111111';
 
 const blockNotAvailable = (slot: bigint) => new SolanaRpcError(-32004, `Block not available for slot ${slot}`);
-const cleanedUp = (slot: bigint, first: bigint) => new SolanaRpcError(-32001, `Block ${slot} cleaned up, does not exist on node. First available block: ${first}`);
+const cleanedUp = (slot: bigint, first: bigint) =>
+  new SolanaRpcError(-32001, `Block ${slot} cleaned up, does not exist on node. First available block: ${first}`);
 
 /** The newest slot whose block a read at `cfg`'s commitment sees (-1 when none). */
 function newestBlock(env: SolanaEnv, cfg: Record<string, unknown>): bigint {

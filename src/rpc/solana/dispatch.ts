@@ -20,7 +20,13 @@ import { SOLANA_METHODS, type SolanaEnv } from './methods.js';
 export type ExtraMethods = (method: string, params: unknown[]) => unknown;
 
 /** jsonrpc-core's texts. */
-const SOLANA_TEXTS = { parse: 'Parse error', invalidRequest: 'Invalid request', methodNotFound: 'Method not found', invalidParams: 'Invalid params', internal: 'Internal error' };
+const SOLANA_TEXTS = {
+  parse: 'Parse error',
+  invalidRequest: 'Invalid request',
+  methodNotFound: 'Method not found',
+  invalidParams: 'Invalid params',
+  internal: 'Internal error',
+};
 
 /** Looked up by the request's method name: a Map, so `constructor` or `__proto__` is just unknown. */
 const METHODS = methodTable(SOLANA_METHODS);

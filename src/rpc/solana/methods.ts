@@ -31,7 +31,14 @@ export const SOLANA_METHODS: Readonly<Record<string, Method>> = Object.freeze({
   getGenesisHash: (env) => env.ledger.genesisHash,
   getSlot: (env) => env.ledger.slot,
   getBlockHeight: (env) => env.ledger.blockHeight,
-  getEpochInfo: (env) => ({ absoluteSlot: env.ledger.slot, blockHeight: env.ledger.blockHeight, epoch: env.ledger.slot / 432_000n, slotIndex: env.ledger.slot % 432_000n, slotsInEpoch: 432_000n, transactionCount: null }),
+  getEpochInfo: (env) => ({
+    absoluteSlot: env.ledger.slot,
+    blockHeight: env.ledger.blockHeight,
+    epoch: env.ledger.slot / 432_000n,
+    slotIndex: env.ledger.slot % 432_000n,
+    slotsInEpoch: 432_000n,
+    transactionCount: null,
+  }),
   getBalance: (env, p) => wrap(env, env.ledger.balance(pubkey(p[0]))),
   getAccountInfo: (env, p) => {
     const cfg = config(p[1]);
@@ -42,7 +49,10 @@ export const SOLANA_METHODS: Readonly<Record<string, Method>> = Object.freeze({
     if (p[0].length > 100) throw invalidParams('Too many inputs provided; max 100');
     const cfg = config(p[1]);
     const slice = dataSlice(cfg['dataSlice']);
-    return wrap(env, p[0].map((k) => encodeAccount(env, pubkey(k), cfg['encoding'], slice)));
+    return wrap(
+      env,
+      p[0].map((k) => encodeAccount(env, pubkey(k), cfg['encoding'], slice)),
+    );
   },
   getLatestBlockhash: (env) => wrap(env, env.ledger.latestBlockhash()),
   isBlockhashValid: (env, p) => {
@@ -64,7 +74,8 @@ export const SOLANA_METHODS: Readonly<Record<string, Method>> = Object.freeze({
   requestAirdrop: (env, p) => {
     const to = pubkey(p[0]);
     const amount = u64(p[1], 'lamports');
-    if (amount > env.maxAirdropLamports) throw new SolanaRpcError(-32600, `airdrop request of ${amount} lamports exceeds the faucet's limit of ${env.maxAirdropLamports}`);
+    if (amount > env.maxAirdropLamports)
+      throw new SolanaRpcError(-32600, `airdrop request of ${amount} lamports exceeds the faucet's limit of ${env.maxAirdropLamports}`);
     return env.ledger.airdrop(to, amount);
   },
   sendTransaction: (env, p) => {
@@ -73,14 +84,26 @@ export const SOLANA_METHODS: Readonly<Record<string, Method>> = Object.freeze({
     if (cfg['skipPreflight'] !== true) {
       const sim = env.ledger.simulate(wire);
       if (sim.err !== null) {
-        const text = sim.err === 'BlockhashNotFound' ? 'Blockhash not found' : typeof sim.err === 'string' ? sim.err : `Error processing Instruction ${JSON.stringify(sim.err)}`;
-        throw new SolanaRpcError(SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${text}`, { accounts: null, err: sim.err, logs: sim.logs, returnData: null, unitsConsumed: sim.unitsConsumed });
+        const text =
+          sim.err === 'BlockhashNotFound'
+            ? 'Blockhash not found'
+            : typeof sim.err === 'string'
+              ? sim.err
+              : `Error processing Instruction ${JSON.stringify(sim.err)}`;
+        throw new SolanaRpcError(SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${text}`, {
+          accounts: null,
+          err: sim.err,
+          logs: sim.logs,
+          returnData: null,
+          unitsConsumed: sim.unitsConsumed,
+        });
       }
     }
     try {
       return env.ledger.send(wire).signature;
     } catch (e) {
-      if (e instanceof SvmTxError) throw new SolanaRpcError(SEND_TRANSACTION_PREFLIGHT_FAILURE, e.message, { accounts: null, err: e.err, logs: [], returnData: null, unitsConsumed: 0 });
+      if (e instanceof SvmTxError)
+        throw new SolanaRpcError(SEND_TRANSACTION_PREFLIGHT_FAILURE, e.message, { accounts: null, err: e.err, logs: [], returnData: null, unitsConsumed: 0 });
       throw e;
     }
   },
@@ -93,11 +116,14 @@ export const SOLANA_METHODS: Readonly<Record<string, Method>> = Object.freeze({
   getSignatureStatuses: (env, p) => {
     if (!Array.isArray(p[0])) throw invalidParams('expected an array of signatures');
     if (p[0].length > 256) throw invalidParams('Too many inputs provided; max 256');
-    return wrap(env, p[0].map((s) => {
-      if (typeof s !== 'string') throw invalidParam('Invalid signature');
-      const r = env.ledger.transaction(s);
-      return r ? status(env, r) : null;
-    }));
+    return wrap(
+      env,
+      p[0].map((s) => {
+        if (typeof s !== 'string') throw invalidParam('Invalid signature');
+        const r = env.ledger.transaction(s);
+        return r ? status(env, r) : null;
+      }),
+    );
   },
   getTransaction: (env, p) => {
     if (typeof p[0] !== 'string') throw invalidParam('Invalid signature');

@@ -22,7 +22,8 @@ export const MESSAGE_TYPE = 'solana_message::versioned::VersionedMessage';
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
 export function pubkey(v: unknown, what = 'pubkey'): string {
-  if (typeof v !== 'string' || v.length < 32 || v.length > 44 || !BASE58.test(v) || b58.encode(v).length !== 32) throw invalidParam(`Invalid ${what}: ${JSON.stringify(typeof v === 'string' && v.length > 64 ? `${v.slice(0, 64)}…` : v)}`);
+  if (typeof v !== 'string' || v.length < 32 || v.length > 44 || !BASE58.test(v) || b58.encode(v).length !== 32)
+    throw invalidParam(`Invalid ${what}: ${JSON.stringify(typeof v === 'string' && v.length > 64 ? `${v.slice(0, 64)}…` : v)}`);
   return v;
 }
 
@@ -69,15 +70,24 @@ export function decodeBinary(encoded: unknown, encoding: unknown, typeName: stri
   const enc = encoding ?? defaultEncoding;
   let bytes: Uint8Array;
   if (enc === 'base58') {
-    if (encoded.length > MAX_BASE58_SIZE) throw new SolanaRpcError(-32602, `base58 encoded ${typeName} too large: ${encoded.length} bytes (max: encoded/raw ${MAX_BASE58_SIZE}/${PACKET_DATA_SIZE})`);
+    if (encoded.length > MAX_BASE58_SIZE)
+      throw new SolanaRpcError(
+        -32602,
+        `base58 encoded ${typeName} too large: ${encoded.length} bytes (max: encoded/raw ${MAX_BASE58_SIZE}/${PACKET_DATA_SIZE})`,
+      );
     const bad = /[^1-9A-HJ-NP-Za-km-z]/.exec(encoded);
     if (bad) throw new SolanaRpcError(-32602, `invalid base58 encoding: InvalidCharacter { character: '${bad[0]}', index: ${bad.index} }`);
     bytes = Uint8Array.from(b58.encode(encoded));
   } else if (enc === 'base64') {
-    if (encoded.length > MAX_BASE64_SIZE) throw new SolanaRpcError(-32602, `base64 encoded ${typeName} too large: ${encoded.length} bytes (max: encoded/raw ${MAX_BASE64_SIZE}/${PACKET_DATA_SIZE})`);
+    if (encoded.length > MAX_BASE64_SIZE)
+      throw new SolanaRpcError(
+        -32602,
+        `base64 encoded ${typeName} too large: ${encoded.length} bytes (max: encoded/raw ${MAX_BASE64_SIZE}/${PACKET_DATA_SIZE})`,
+      );
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 === 1) throw new SolanaRpcError(-32602, 'invalid base64 encoding: InvalidByte');
     bytes = Uint8Array.from(Buffer.from(encoded, 'base64'));
   } else throw invalidParam(`unsupported encoding: ${String(enc)}. Supported encodings: base58, base64`);
-  if (bytes.length > PACKET_DATA_SIZE) throw new SolanaRpcError(-32602, `decoded ${typeName} too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
+  if (bytes.length > PACKET_DATA_SIZE)
+    throw new SolanaRpcError(-32602, `decoded ${typeName} too large: ${bytes.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
   return bytes;
 }

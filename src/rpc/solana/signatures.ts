@@ -31,7 +31,8 @@ export const SIGNATURE_METHODS: Readonly<Record<string, Method>> = {
     const address = pubkey(p[0], 'address');
     const cfg = config(p[1]);
     const limit = cfg['limit'] ?? MAX_SIGNATURES_LIMIT;
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_LIMIT) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_LIMIT}`);
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_LIMIT)
+      throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_LIMIT}`);
     const before = cfg['before'] === undefined || cfg['before'] === null ? undefined : signature(cfg['before']);
     const until = cfg['until'] === undefined || cfg['until'] === null ? undefined : signature(cfg['until']);
     const c = commitment(cfg);

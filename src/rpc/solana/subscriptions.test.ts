@@ -93,7 +93,8 @@ describe('Solana subscription notifications', () => {
       stringify.mockRestore();
     }
     expect(rec.err).toBeNull();
-    for (const { c, id } of logs) expect(c.sent).toEqual([whole('logsNotification', id, { context: { slot: rec.slot }, value: { signature, err: null, logs: rec.logs } })]);
+    for (const { c, id } of logs)
+      expect(c.sent).toEqual([whole('logsNotification', id, { context: { slot: rec.slot }, value: { signature, err: null, logs: rec.logs } })]);
     for (const { c, id } of sigs) expect(c.sent).toEqual([whole('signatureNotification', id, { context: { slot: rec.slot }, value: { err: null } })]);
     const info = (encoding: string) => (SOLANA_METHODS['getAccountInfo']!(env, [to, { encoding }]) as { value: unknown }).value;
     for (const { c, id } of accounts) expect(c.sent).toEqual([whole('accountNotification', id, { context: { slot: rec.slot }, value: info('base64') })]);

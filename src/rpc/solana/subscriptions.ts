@@ -62,69 +62,89 @@ export function createSolanaSubscriptions(env: SolanaEnv): SolanaSubscriptions {
     return m;
   };
 
-  const calls = (c: WsConnection): SubscriptionCalls => (method, params) => {
-    const mine = subscriptionsOf(c);
-    const ledger = env.ledger;
-    if (method === 'slotSubscribe') {
-      const id = ++nextSub;
-      mine.set(id, ledger.onSlot((slot) => send(c, 'slotNotification', id, slotJson(slot))));
-      return id;
-    }
-    if (method === 'signatureSubscribe') {
-      const sig = params[0];
-      if (typeof sig !== 'string') throw invalidParam('Invalid signature');
-      const id = ++nextSub;
-      const done = (r: SvmTxRecord) => {
-        send(c, 'signatureNotification', id, txResults.json(r, 'signature', () => ({ context: { slot: r.slot }, value: { err: r.err } })));
-        mine.get(id)?.();
-        mine.delete(id);
-      };
-      const known = ledger.transaction(sig);
-      if (known) {
-        mine.set(id, () => undefined);
-        // After the subscription's own answer, which the dispatcher writes within this turn's microtasks.
-        setImmediate(() => done(known));
-      } else {
-        mine.set(id, ledger.onTransaction((r) => r.signature === sig && done(r)));
+  const calls =
+    (c: WsConnection): SubscriptionCalls =>
+    (method, params) => {
+      const mine = subscriptionsOf(c);
+      const ledger = env.ledger;
+      if (method === 'slotSubscribe') {
+        const id = ++nextSub;
+        mine.set(
+          id,
+          ledger.onSlot((slot) => send(c, 'slotNotification', id, slotJson(slot))),
+        );
+        return id;
       }
-      return id;
-    }
-    if (method === 'accountSubscribe') {
-      // Checked (length first, then base58) when subscribing, not at the first notification.
-      const key = pubkey(params[0]);
-      const encoding = ((params[1] ?? {}) as { encoding?: string }).encoding ?? 'base64';
-      const id = ++nextSub;
-      mine.set(
-        id,
-        ledger.onTransaction((r) => {
-          // Only accounts the tx changed (a failed tx that merely named one writable changes nothing).
-          if (!r.changed.includes(key)) return;
-          const json = txResults.json(r, `account ${key} ${encoding}`, () => ({
-            context: { slot: r.slot },
-            value: (SOLANA_METHODS['getAccountInfo']!(env, [key, { encoding }]) as { value: unknown }).value,
-          }));
-          send(c, 'accountNotification', id, json);
-        }),
-      );
-      return id;
-    }
-    if (method === 'logsSubscribe') {
-      const off = subscribeLogs(ledger, params, (r) => send(c, 'logsNotification', id, txResults.json(r, 'logs', () => logsResult(r))));
-      const id = ++nextSub;
-      mine.set(id, off);
-      return id;
-    }
-    const unsub = /^(slot|signature|account|logs)Unsubscribe$/.exec(method);
-    if (unsub) {
-      const id = params[0];
-      const off = typeof id === 'number' ? mine.get(id) : undefined;
-      if (!off) throw new SolanaRpcError(-32602, 'Invalid subscription id.');
-      off();
-      mine.delete(id as number);
-      return true;
-    }
-    return undefined;
-  };
+      if (method === 'signatureSubscribe') {
+        const sig = params[0];
+        if (typeof sig !== 'string') throw invalidParam('Invalid signature');
+        const id = ++nextSub;
+        const done = (r: SvmTxRecord) => {
+          send(
+            c,
+            'signatureNotification',
+            id,
+            txResults.json(r, 'signature', () => ({ context: { slot: r.slot }, value: { err: r.err } })),
+          );
+          mine.get(id)?.();
+          mine.delete(id);
+        };
+        const known = ledger.transaction(sig);
+        if (known) {
+          mine.set(id, () => undefined);
+          // After the subscription's own answer, which the dispatcher writes within this turn's microtasks.
+          setImmediate(() => done(known));
+        } else {
+          mine.set(
+            id,
+            ledger.onTransaction((r) => r.signature === sig && done(r)),
+          );
+        }
+        return id;
+      }
+      if (method === 'accountSubscribe') {
+        // Checked (length first, then base58) when subscribing, not at the first notification.
+        const key = pubkey(params[0]);
+        const encoding = ((params[1] ?? {}) as { encoding?: string }).encoding ?? 'base64';
+        const id = ++nextSub;
+        mine.set(
+          id,
+          ledger.onTransaction((r) => {
+            // Only accounts the tx changed (a failed tx that merely named one writable changes nothing).
+            if (!r.changed.includes(key)) return;
+            const json = txResults.json(r, `account ${key} ${encoding}`, () => ({
+              context: { slot: r.slot },
+              value: (SOLANA_METHODS['getAccountInfo']!(env, [key, { encoding }]) as { value: unknown }).value,
+            }));
+            send(c, 'accountNotification', id, json);
+          }),
+        );
+        return id;
+      }
+      if (method === 'logsSubscribe') {
+        const off = subscribeLogs(ledger, params, (r) =>
+          send(
+            c,
+            'logsNotification',
+            id,
+            txResults.json(r, 'logs', () => logsResult(r)),
+          ),
+        );
+        const id = ++nextSub;
+        mine.set(id, off);
+        return id;
+      }
+      const unsub = /^(slot|signature|account|logs)Unsubscribe$/.exec(method);
+      if (unsub) {
+        const id = params[0];
+        const off = typeof id === 'number' ? mine.get(id) : undefined;
+        if (!off) throw new SolanaRpcError(-32602, 'Invalid subscription id.');
+        off();
+        mine.delete(id as number);
+        return true;
+      }
+      return undefined;
+    };
 
   return {
     calls,

@@ -34,7 +34,13 @@ export function roleOf(msg: CompiledMessage, i: number): { signer: boolean; writ
 
 export function status(env: SolanaEnv, r: SvmTxRecord) {
   const finalized = env.ledger.slot - r.slot >= FINALITY_DEPTH;
-  return { slot: r.slot, confirmations: finalized ? null : env.ledger.slot - r.slot, err: r.err, status: r.err === null ? { Ok: null } : { Err: r.err }, confirmationStatus: finalized ? 'finalized' : 'confirmed' };
+  return {
+    slot: r.slot,
+    confirmations: finalized ? null : env.ledger.slot - r.slot,
+    err: r.err,
+    status: r.err === null ? { Ok: null } : { Err: r.err },
+    confirmationStatus: finalized ? 'finalized' : 'confirmed',
+  };
 }
 
 export type TxEncoding = 'json' | 'jsonParsed' | 'base64' | 'base58';
@@ -56,7 +62,10 @@ export function maxVersion(v: unknown): number | undefined {
 function checkVersion(msg: CompiledMessage, max: number | undefined): void {
   const v = msg.version === 'legacy' ? -1 : msg.version;
   if (v >= 0 && (max === undefined || v > max)) {
-    throw new SolanaRpcError(-32015, `Transaction version (${v}) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": ${v}`);
+    throw new SolanaRpcError(
+      -32015,
+      `Transaction version (${v}) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": ${v}`,
+    );
   }
 }
 
@@ -91,7 +100,11 @@ export function encodeTx(r: SvmTxRecord, o: { encoding: TxEncoding; maxVersion: 
   else if (o.encoding === 'base58') transaction = [b58.decode(r.wire), 'base58'];
   else {
     const parsed = o.encoding === 'jsonParsed';
-    const header = { numRequiredSignatures: msg.header.numSignerAccounts, numReadonlySignedAccounts: msg.header.numReadonlySignerAccounts, numReadonlyUnsignedAccounts: msg.header.numReadonlyNonSignerAccounts };
+    const header = {
+      numRequiredSignatures: msg.header.numSignerAccounts,
+      numReadonlySignedAccounts: msg.header.numReadonlySignerAccounts,
+      numReadonlyUnsignedAccounts: msg.header.numReadonlyNonSignerAccounts,
+    };
     const accountKeys = parsed ? msg.staticAccounts.map((pubkey, i) => ({ pubkey, ...roleOf(msg, i), source: 'transaction' })) : msg.staticAccounts;
     const instructions = msg.instructions.map((i) => {
       const data = b58.decode(i.data ?? new Uint8Array(0));
@@ -100,7 +113,16 @@ export function encodeTx(r: SvmTxRecord, o: { encoding: TxEncoding; maxVersion: 
         ? { programId: msg.staticAccounts[i.programAddressIndex], accounts: accounts.map((k) => msg.staticAccounts[k]), data, stackHeight: null }
         : { programIdIndex: i.programAddressIndex, accounts, data, stackHeight: null };
     });
-    transaction = { signatures, message: { accountKeys, ...(parsed ? {} : { header }), recentBlockhash: msg.lifetimeToken, instructions, ...(msg.version !== 'legacy' && !parsed ? { addressTableLookups: [] } : {}) } };
+    transaction = {
+      signatures,
+      message: {
+        accountKeys,
+        ...(parsed ? {} : { header }),
+        recentBlockhash: msg.lifetimeToken,
+        instructions,
+        ...(msg.version !== 'legacy' && !parsed ? { addressTableLookups: [] } : {}),
+      },
+    };
   }
   return { transaction, meta: meta(r, true, o.rewards ?? true), ...(o.maxVersion !== undefined ? { version: msg.version } : {}) };
 }

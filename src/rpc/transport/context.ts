@@ -87,7 +87,12 @@ export function guard(log: TransportLog, what: string, fn: () => unknown): void 
 export function clampReason(reason: string | undefined): string {
   if (!reason) return '';
   const buf = Buffer.from(reason);
-  return buf.length <= 123 ? reason : buf.subarray(0, 123).toString('utf8').replace(/\uFFFD+$/, '');
+  return buf.length <= 123
+    ? reason
+    : buf
+        .subarray(0, 123)
+        .toString('utf8')
+        .replace(/\uFFFD+$/, '');
 }
 
 /**

@@ -68,7 +68,11 @@ describe('createCorsPolicy', () => {
   it('allows no origin on a sameOriginOnly path, even with "*"', () => {
     const p = createCorsPolicy({ ...COMET, allowedOrigins: ['*'], sameOriginOnly: (path) => path.startsWith('/private/') })!;
     const pre = { origin: 'https://evil.example', 'access-control-request-method': 'POST' };
-    expect(p.preflight('OPTIONS', pre, '/private/x')).toEqual({ status: 204, body: '', headers: { vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers' } });
+    expect(p.preflight('OPTIONS', pre, '/private/x')).toEqual({
+      status: 204,
+      body: '',
+      headers: { vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers' },
+    });
     expect(p.actualHeaders('POST', { origin: 'https://evil.example' }, '/private/x')).toEqual({ vary: 'Origin' });
     expect(p.preflight('OPTIONS', pre, '/public')?.headers?.['access-control-allow-origin']).toBe('*');
     expect(p.actualHeaders('POST', { origin: 'https://evil.example' }, '/public')['access-control-allow-origin']).toBe('*');

@@ -27,7 +27,12 @@ export function corsOptionsOf(
   sameOriginOnly?: (path: string) => boolean,
 ): CorsOptions | undefined {
   if (allowedOrigins.length === 0) return undefined;
-  return { allowedOrigins: [...allowedOrigins], allowedMethods: [...allowedMethods], allowedHeaders: [...allowedHeaders], ...(sameOriginOnly ? { sameOriginOnly } : {}) };
+  return {
+    allowedOrigins: [...allowedOrigins],
+    allowedMethods: [...allowedMethods],
+    allowedHeaders: [...allowedHeaders],
+    ...(sameOriginOnly ? { sameOriginOnly } : {}),
+  };
 }
 
 /** Returns undefined when CORS is off (no options or no allowed origins). */
@@ -40,9 +45,7 @@ export function createCorsPolicy(opts: CorsOptions | undefined): CorsPolicy | un
     .map((o) => {
       const lower = o.toLowerCase();
       const star = lower.indexOf('*');
-      return star < 0
-        ? { kind: 'exact', value: lower }
-        : { kind: 'wildcard', prefix: lower.slice(0, star), suffix: lower.slice(star + 1) };
+      return star < 0 ? { kind: 'exact', value: lower } : { kind: 'wildcard', prefix: lower.slice(0, star), suffix: lower.slice(star + 1) };
     });
   const methods = new Set(opts.allowedMethods.map((m) => m.toUpperCase()));
   const allHeaders = opts.allowedHeaders.includes('*');

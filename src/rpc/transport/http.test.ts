@@ -122,7 +122,15 @@ describe.each(BACKENDS)('HTTP on %s', (backend) => {
     server = await testServer(backend, {});
     const port = server.port;
     await expect(
-      startHttpServer({ host: '127.0.0.1', port, backend, maxBodyBytes: 1, maxHeaderBytes: 1000, maxOpenConnections: 0, onHttp: () => ({ status: 200, body: '' }) }),
+      startHttpServer({
+        host: '127.0.0.1',
+        port,
+        backend,
+        maxBodyBytes: 1,
+        maxHeaderBytes: 1000,
+        maxOpenConnections: 0,
+        onHttp: () => ({ status: 200, body: '' }),
+      }),
     ).rejects.toBeInstanceOf(ListenError);
   });
 });

@@ -63,7 +63,11 @@ describe.each(BACKENDS)('limits on %s', (backend) => {
       expect(declared.status).toBe(413);
       expect(JSON.parse(declared.body)).toMatchObject({ error: { code: -32600 } });
       const chunk = Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 0x79), Buffer.from('\r\n')]);
-      const chunked = await rawHttp(server.port, ['POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', ...Array.from({ length: 32 }, () => chunk), '0\r\n\r\n']);
+      const chunked = await rawHttp(server.port, [
+        'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n',
+        ...Array.from({ length: 32 }, () => chunk),
+        '0\r\n\r\n',
+      ]);
       expect(chunked.status).toBe(413);
       expect(chunked.error).toBeUndefined();
     });
@@ -108,7 +112,12 @@ describe.each(BACKENDS)('limits on %s', (backend) => {
   });
 
   it('answers 414 (family form) when the request target is over maxUrlBytes, and serves one at the limit', async () => {
-    server = await testServer(backend, { maxUrlBytes: 1000, maxHeaderBytes: 65_536, formatTransportError: jsonRpcTransportError, onHttp: (req) => ({ status: 200, body: String(req.path.length) }) });
+    server = await testServer(backend, {
+      maxUrlBytes: 1000,
+      maxHeaderBytes: 65_536,
+      formatTransportError: jsonRpcTransportError,
+      onHttp: (req) => ({ status: 200, body: String(req.path.length) }),
+    });
     const long = await rawHttp(server.port, `GET /${'a'.repeat(1000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(long.status).toBe(414);
     expect(JSON.parse(long.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request URI too long (max 1000 bytes)' } });

@@ -54,8 +54,6 @@ export function createOriginCheck(allowed: readonly string[] | undefined): Origi
     if (origin === undefined) return true;
     const o = parseOriginParts(origin);
     if (!o) return false;
-    return rules.some(
-      (r) => (r.scheme === '' || r.scheme === o.scheme) && (r.host === '' || r.host === o.host) && (r.port === '' || r.port === o.port),
-    );
+    return rules.some((r) => (r.scheme === '' || r.scheme === o.scheme) && (r.host === '' || r.host === o.host) && (r.port === '' || r.port === o.port));
   };
 }

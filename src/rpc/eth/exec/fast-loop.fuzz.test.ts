@@ -27,13 +27,68 @@ const rnd = (n: number) => {
 
 // op, arity
 const OPS: [number, number][] = [
-  [0x01, 2], [0x02, 2], [0x03, 2], [0x04, 2], [0x06, 2], [0x0a, 2], [0x10, 2], [0x14, 2], [0x15, 1], [0x16, 2], [0x1b, 2], [0x1c, 2],
-  [0x20, 2], [0x30, 0], [0x31, 1], [0x32, 0], [0x33, 0], [0x34, 0], [0x35, 1], [0x36, 0], [0x37, 3], [0x38, 0], [0x39, 3], [0x3a, 0],
-  [0x3b, 1], [0x3c, 4], [0x3d, 0], [0x3e, 3], [0x3f, 1], [0x40, 1], [0x41, 0], [0x42, 0], [0x43, 0], [0x45, 0], [0x46, 0], [0x47, 0], [0x48, 0],
-  [0x50, 1], [0x51, 1], [0x52, 2], [0x53, 2], [0x54, 1], [0x55, 2], [0x58, 0], [0x59, 0], [0x5a, 0], [0x5c, 1], [0x5d, 2], [0x5e, 3],
-  [0xa0, 2], [0xa1, 3], [0xa2, 4], [0xa3, 5], [0xa4, 6],
-  [0xf0, 3], [0xf1, 7], [0xf2, 7], [0xf4, 6], [0xf5, 4], [0xfa, 6],
-  [0x0c, 0], [0xfe, 0],
+  [0x01, 2],
+  [0x02, 2],
+  [0x03, 2],
+  [0x04, 2],
+  [0x06, 2],
+  [0x0a, 2],
+  [0x10, 2],
+  [0x14, 2],
+  [0x15, 1],
+  [0x16, 2],
+  [0x1b, 2],
+  [0x1c, 2],
+  [0x20, 2],
+  [0x30, 0],
+  [0x31, 1],
+  [0x32, 0],
+  [0x33, 0],
+  [0x34, 0],
+  [0x35, 1],
+  [0x36, 0],
+  [0x37, 3],
+  [0x38, 0],
+  [0x39, 3],
+  [0x3a, 0],
+  [0x3b, 1],
+  [0x3c, 4],
+  [0x3d, 0],
+  [0x3e, 3],
+  [0x3f, 1],
+  [0x40, 1],
+  [0x41, 0],
+  [0x42, 0],
+  [0x43, 0],
+  [0x45, 0],
+  [0x46, 0],
+  [0x47, 0],
+  [0x48, 0],
+  [0x50, 1],
+  [0x51, 1],
+  [0x52, 2],
+  [0x53, 2],
+  [0x54, 1],
+  [0x55, 2],
+  [0x58, 0],
+  [0x59, 0],
+  [0x5a, 0],
+  [0x5c, 1],
+  [0x5d, 2],
+  [0x5e, 3],
+  [0xa0, 2],
+  [0xa1, 3],
+  [0xa2, 4],
+  [0xa3, 5],
+  [0xa4, 6],
+  [0xf0, 3],
+  [0xf1, 7],
+  [0xf2, 7],
+  [0xf4, 6],
+  [0xf5, 4],
+  [0xfa, 6],
+  [0x0c, 0],
+  [0xfe, 0],
 ];
 
 function pushVal(out: number[]): void {
@@ -43,7 +98,8 @@ function pushVal(out: number[]): void {
   else if (k < 8) {
     const who = [A, B, C, caller][rnd(4)]!;
     out.push(0x73, ...who.bytes);
-  } else if (k < 9) out.push(0x60, 1 + rnd(17)); // precompile
+  } else if (k < 9)
+    out.push(0x60, 1 + rnd(17)); // precompile
   else out.push(0x61, rnd(4), rnd(256));
 }
 
@@ -132,7 +188,9 @@ async function outcome(evm: EVM, gasLimit: bigint) {
     gasUsed: e.executionGasUsed,
     refund: e.gasRefund,
     ret: Buffer.from(e.returnValue).toString('hex'),
-    logs: JSON.stringify((e.logs ?? []).map((l) => l.map((x) => (Array.isArray(x) ? x.map((y) => Buffer.from(y).toString('hex')) : Buffer.from(x).toString('hex'))))),
+    logs: JSON.stringify(
+      (e.logs ?? []).map((l) => l.map((x) => (Array.isArray(x) ? x.map((y) => Buffer.from(y).toString('hex')) : Buffer.from(x).toString('hex')))),
+    ),
     sd: JSON.stringify([...(e.selfdestruct?.keys() ?? [])]),
     slots: slots.join(','),
     accts: accts.join(','),

@@ -71,7 +71,11 @@ describe('debug tracing routes', () => {
   });
 
   it('debug_traceCall on a block', async () => {
-    const r = (await call('debug_traceCall', [{ from: DEV_ADDRESS_0, to: chain.token, data: hex(erc20BalanceOfData(DEV_ADDRESS_1)) }, 'latest', { tracer: 'callTracer' }])) as {
+    const r = (await call('debug_traceCall', [
+      { from: DEV_ADDRESS_0, to: chain.token, data: hex(erc20BalanceOfData(DEV_ADDRESS_1)) },
+      'latest',
+      { tracer: 'callTracer' },
+    ])) as {
       output: string;
     };
     expect(BigInt(r.output)).toBe(3n);
@@ -135,7 +139,10 @@ describe('debug profiling routes', () => {
     try {
       const file = join(dir, 'shared.cpuprofile');
       expect(await call('debug_startCPUProfile', [file])).toBeNull();
-      await expect(provider.request({ method: 'debug_startCPUProfile', params: [file] })).rejects.toMatchObject({ code: -32000, message: 'CPU profiling already in progress' });
+      await expect(provider.request({ method: 'debug_startCPUProfile', params: [file] })).rejects.toMatchObject({
+        code: -32000,
+        message: 'CPU profiling already in progress',
+      });
       expect(await provider.request({ method: 'debug_stopCPUProfile', params: [] })).toBeNull();
       expect(JSON.parse(readFileSync(file, 'utf8')).nodes.length).toBeGreaterThan(0);
     } finally {
@@ -152,7 +159,10 @@ describe('debug profiling routes', () => {
     expect(Object.keys(g)).toEqual(['LastGC', 'NumGC', 'PauseTotal', 'Pause', 'PauseEnd', 'PauseQuantiles']);
     expect(await call('debug_setGCPercent', [50])).toBe(100);
     expect(await call('debug_setGCPercent', [100])).toBe(50);
-    expect(await failure(call('debug_setGCPercent', ['50']))).toEqual({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal string into Go value of type int' });
+    expect(await failure(call('debug_setGCPercent', ['50']))).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal string into Go value of type int',
+    });
     const s = (await call('debug_stacks')) as string;
     expect(s).toContain('javascript stack');
   });
@@ -168,6 +178,9 @@ describe('debug profiling routes', () => {
     expect(JSON.parse(readFileSync(join(dir, 'mutex.json'), 'utf8'))).toMatchObject({ profile: 'mutex', enabled: true });
     const missing = join(dir, 'no', 'such', 'dir', 'x.json');
     expect(await failure(call('debug_writeBlockProfile', [missing]))).toEqual({ code: -32000, message: `open ${missing}: no such file or directory` });
-    expect(await failure(call('debug_blockProfile', [file, -1]))).toEqual({ code: -32602, message: 'invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint' });
+    expect(await failure(call('debug_blockProfile', [file, -1]))).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint',
+    });
   });
 });

@@ -78,14 +78,18 @@ const loadState = guarded(async (env: EthEnv, [dump]: [Uint8Array]) => {
 });
 
 /** Anvil answers `null` where Hardhat answers `true`. */
-const anvil = <A extends unknown[]>(fn: (env: EthEnv, args: A) => unknown) => async (env: EthEnv, args: A) => {
-  await fn(env, args);
-  return null;
-};
-const hardhat = <A extends unknown[]>(fn: (env: EthEnv, args: A) => unknown) => async (env: EthEnv, args: A) => {
-  await fn(env, args);
-  return true;
-};
+const anvil =
+  <A extends unknown[]>(fn: (env: EthEnv, args: A) => unknown) =>
+  async (env: EthEnv, args: A) => {
+    await fn(env, args);
+    return null;
+  };
+const hardhat =
+  <A extends unknown[]>(fn: (env: EthEnv, args: A) => unknown) =>
+  async (env: EthEnv, args: A) => {
+    await fn(env, args);
+    return true;
+  };
 
 // ── the routes ──────────────────────────────────────────────────────────────────────────
 
@@ -101,7 +105,12 @@ export const DEVNET_ROUTES = [
     doc: 'Mines `blocks` blocks (default 1) `interval` seconds apart (default 1); empty blocks as one range (10 000 in well under a second); at most `[evm] max-mine-blocks` (default 100 000), else -32602.',
   }),
   route('hardhat_mine', { params: [count, interval], handler: hardhat(mine), doc: 'As `anvil_mine`; answers `true`.' }),
-  route('evm_snapshot', { params: [], handler: snapshot, aliases: ['anvil_snapshot', 'hardhat_snapshot'], doc: 'Snapshot of the whole node (chain, state, mempool, clock); returns its id.' }),
+  route('evm_snapshot', {
+    params: [],
+    handler: snapshot,
+    aliases: ['anvil_snapshot', 'hardhat_snapshot'],
+    doc: 'Snapshot of the whole node (chain, state, mempool, clock); returns its id.',
+  }),
   route('evm_revert', {
     params: [required('id', 'Uint', uintLike)],
     handler: revert,
@@ -145,9 +154,21 @@ export const DEVNET_ROUTES = [
     aliases: ['anvil_setBlockGasLimit', 'hardhat_setBlockGasLimit'],
     doc: 'Block gas limit (consensus `max_gas`) of the next blocks.',
   }),
-  route('anvil_setBalance', { params: [address, required('balance', 'Big', bigLike)], handler: anvil(setBalance), doc: 'Sets a balance in the latest state, at once.' }),
-  route('hardhat_setBalance', { params: [address, required('balance', 'Big', bigLike)], handler: hardhat(setBalance), doc: 'As `anvil_setBalance`; answers `true`.' }),
-  route('anvil_setCode', { params: [address, required('code', 'Bytes', bytesOf())], handler: anvil(setCode), doc: 'Sets an account’s code in the latest state.' }),
+  route('anvil_setBalance', {
+    params: [address, required('balance', 'Big', bigLike)],
+    handler: anvil(setBalance),
+    doc: 'Sets a balance in the latest state, at once.',
+  }),
+  route('hardhat_setBalance', {
+    params: [address, required('balance', 'Big', bigLike)],
+    handler: hardhat(setBalance),
+    doc: 'As `anvil_setBalance`; answers `true`.',
+  }),
+  route('anvil_setCode', {
+    params: [address, required('code', 'Bytes', bytesOf())],
+    handler: anvil(setCode),
+    doc: 'Sets an account’s code in the latest state.',
+  }),
   route('hardhat_setCode', { params: [address, required('code', 'Bytes', bytesOf())], handler: hardhat(setCode), doc: 'As `anvil_setCode`; answers `true`.' }),
   route('anvil_setNonce', {
     params: [address, required('nonce', 'Uint64', bigLike)],
@@ -155,7 +176,11 @@ export const DEVNET_ROUTES = [
     aliases: ['evm_setAccountNonce'],
     doc: 'Sets an account’s nonce in the latest state.',
   }),
-  route('hardhat_setNonce', { params: [address, required('nonce', 'Uint64', bigLike)], handler: hardhat(setNonce), doc: 'As `anvil_setNonce`; answers `true`.' }),
+  route('hardhat_setNonce', {
+    params: [address, required('nonce', 'Uint64', bigLike)],
+    handler: hardhat(setNonce),
+    doc: 'As `anvil_setNonce`; answers `true`.',
+  }),
   route('anvil_setStorageAt', {
     params: [address, required('slot', 'Hash', slotOf), required('value', 'Hash', slotOf)],
     handler: hardhat(setStorageAt),
@@ -169,17 +194,33 @@ export const DEVNET_ROUTES = [
     aliases: ['hardhat_setMinGasPrice'],
     doc: 'Minimum gas price CheckTx asks for (and base fee floor).',
   }),
-  route('anvil_impersonateAccount', { params: [address], handler: anvil(impersonate), doc: 'Txs from this address are accepted without its key (eth_sendTransaction).' }),
+  route('anvil_impersonateAccount', {
+    params: [address],
+    handler: anvil(impersonate),
+    doc: 'Txs from this address are accepted without its key (eth_sendTransaction).',
+  }),
   route('hardhat_impersonateAccount', { params: [address], handler: hardhat(impersonate), doc: 'As `anvil_impersonateAccount`; answers `true`.' }),
   route('anvil_stopImpersonatingAccount', { params: [address], handler: anvil(stopImpersonating), doc: 'Ends an impersonation.' }),
-  route('hardhat_stopImpersonatingAccount', { params: [address], handler: hardhat(stopImpersonating), doc: 'As `anvil_stopImpersonatingAccount`; answers `true`.' }),
-  route('anvil_autoImpersonateAccount', { params: [required('enabled', 'bool', boolOf)], handler: anvil(autoImpersonate), doc: 'Impersonates every sender while on.' }),
+  route('hardhat_stopImpersonatingAccount', {
+    params: [address],
+    handler: hardhat(stopImpersonating),
+    doc: 'As `anvil_stopImpersonatingAccount`; answers `true`.',
+  }),
+  route('anvil_autoImpersonateAccount', {
+    params: [required('enabled', 'bool', boolOf)],
+    handler: anvil(autoImpersonate),
+    doc: 'Impersonates every sender while on.',
+  }),
   route('anvil_dropTransaction', {
     params: [required('hash', 'Hash', hashOf())],
     handler: (env: EthEnv, [hash]: [Uint8Array]) => (dropTransaction(env, [hash]) ? data(hash) : null),
     doc: 'Removes a pending tx; returns its hash, or `null` if it was not pending.',
   }),
-  route('hardhat_dropTransaction', { params: [required('hash', 'Hash', hashOf())], handler: dropTransaction, doc: 'Removes a pending tx; `true` if it was pending.' }),
+  route('hardhat_dropTransaction', {
+    params: [required('hash', 'Hash', hashOf())],
+    handler: dropTransaction,
+    doc: 'Removes a pending tx; `true` if it was pending.',
+  }),
   route('anvil_dropAllTransactions', { params: [], handler: anvil(dropAll), aliases: ['hardhat_dropAllTransactions'], doc: 'Empties the mempool.' }),
   route('anvil_dumpState', {
     params: [],
@@ -208,11 +249,32 @@ export const DEVNET_ROUTES = [
     handler: anvil(setNextBlockBaseFee),
     doc: 'Base fee of the next block; the blocks after follow EIP-1559 from it.',
   }),
-  route('hardhat_setNextBlockBaseFeePerGas', { params: [required('baseFee', 'Big', bigLike)], handler: hardhat(setNextBlockBaseFee), doc: 'As `anvil_setNextBlockBaseFeePerGas`; answers `true`.' }),
-  route('anvil_setLoggingEnabled', { params: [required('enabled', 'bool', boolOf)], handler: anvil(setLoggingEnabled), doc: 'Turns the node’s log output (and the CLI’s tx and block lines) off and on.' }),
-  route('hardhat_setLoggingEnabled', { params: [required('enabled', 'bool', boolOf)], handler: hardhat(setLoggingEnabled), doc: 'As `anvil_setLoggingEnabled`; answers `true`.' }),
-  route('anvil_setRpcUrl', { params: [required('url', 'string', stringOf)], handler: setRpcUrl, aliases: ['hardhat_setRpcUrl'], doc: 'Answers an error: there is no fork to point elsewhere.' }),
-  route('hardhat_metadata', { params: [], handler: hardhatMetadata, doc: 'clientVersion, chainId, instanceId (new at each start and reset), latest block number and hash, forkedNetwork (null).' }),
+  route('hardhat_setNextBlockBaseFeePerGas', {
+    params: [required('baseFee', 'Big', bigLike)],
+    handler: hardhat(setNextBlockBaseFee),
+    doc: 'As `anvil_setNextBlockBaseFeePerGas`; answers `true`.',
+  }),
+  route('anvil_setLoggingEnabled', {
+    params: [required('enabled', 'bool', boolOf)],
+    handler: anvil(setLoggingEnabled),
+    doc: 'Turns the node’s log output (and the CLI’s tx and block lines) off and on.',
+  }),
+  route('hardhat_setLoggingEnabled', {
+    params: [required('enabled', 'bool', boolOf)],
+    handler: hardhat(setLoggingEnabled),
+    doc: 'As `anvil_setLoggingEnabled`; answers `true`.',
+  }),
+  route('anvil_setRpcUrl', {
+    params: [required('url', 'string', stringOf)],
+    handler: setRpcUrl,
+    aliases: ['hardhat_setRpcUrl'],
+    doc: 'Answers an error: there is no fork to point elsewhere.',
+  }),
+  route('hardhat_metadata', {
+    params: [],
+    handler: hardhatMetadata,
+    doc: 'clientVersion, chainId, instanceId (new at each start and reset), latest block number and hash, forkedNetwork (null).',
+  }),
   route('anvil_metadata', { params: [], handler: anvilMetadata, doc: 'As `hardhat_metadata`, plus `snapshots` (id → [block number, block hash]).' }),
   route('chainlet_setValidatorOnline', {
     params: [required('index', 'Uint', uintLike), required('online', 'bool', boolOf)],
@@ -222,8 +284,16 @@ export const DEVNET_ROUTES = [
     }),
     doc: 'Takes an in-process validator (genesis order) offline (`false`) or back (`true`); devnet only. Answers `true`.',
   }),
-  route('chainlet_pauseRelayer', { params: [], handler: guarded(async (env: EthEnv) => (relayerOf(env).pause(), relayerOf(env).status())), doc: 'Stops the network’s IBC relayer (sent packets stay pending; timeouts can pass). Answers its status.' }),
-  route('chainlet_resumeRelayer', { params: [], handler: guarded(async (env: EthEnv) => (relayerOf(env).resume(), relayerOf(env).status())), doc: 'Relays again, starting with the backlog. Answers its status.' }),
+  route('chainlet_pauseRelayer', {
+    params: [],
+    handler: guarded(async (env: EthEnv) => (relayerOf(env).pause(), relayerOf(env).status())),
+    doc: 'Stops the network’s IBC relayer (sent packets stay pending; timeouts can pass). Answers its status.',
+  }),
+  route('chainlet_resumeRelayer', {
+    params: [],
+    handler: guarded(async (env: EthEnv) => (relayerOf(env).resume(), relayerOf(env).status())),
+    doc: 'Relays again, starting with the backlog. Answers its status.',
+  }),
   route('chainlet_flushRelayer', {
     params: [],
     handler: guarded(async (env: EthEnv) => {
@@ -232,9 +302,21 @@ export const DEVNET_ROUTES = [
     }),
     doc: 'Relays everything pending now (also when paused) and answers when done, with the status.',
   }),
-  route('chainlet_relayerStatus', { params: [], handler: guarded(async (env: EthEnv) => relayerOf(env).status()), doc: 'The relayer’s paths (chains, clients, connections, channels), whether it is paused, and the packets it has in flight.' }),
-  route('anvil_nodeInfo', { params: [], handler: anvilNodeInfo, doc: 'Current block, hardfork, tx order, base fee, chain id, gas limit and price, fork config (all null).' }),
-  route('hardhat_reset', { params: [optional('options', 'ResetOptions', anyOf)], handler: hardhat(reset), doc: 'Back to the starting chain (genesis, dev accounts, first block); empty mempool, no snapshots. A fork answers an error.' }),
+  route('chainlet_relayerStatus', {
+    params: [],
+    handler: guarded(async (env: EthEnv) => relayerOf(env).status()),
+    doc: 'The relayer’s paths (chains, clients, connections, channels), whether it is paused, and the packets it has in flight.',
+  }),
+  route('anvil_nodeInfo', {
+    params: [],
+    handler: anvilNodeInfo,
+    doc: 'Current block, hardfork, tx order, base fee, chain id, gas limit and price, fork config (all null).',
+  }),
+  route('hardhat_reset', {
+    params: [optional('options', 'ResetOptions', anyOf)],
+    handler: hardhat(reset),
+    doc: 'Back to the starting chain (genesis, dev accounts, first block); empty mempool, no snapshots. A fork answers an error.',
+  }),
   route('anvil_reset', { params: [optional('options', 'Forking', anyOf)], handler: anvil(reset), doc: 'As `hardhat_reset`; answers `null`.' }),
   route('anvil_loadState', {
     params: [required('state', 'Bytes', bytesOf())],

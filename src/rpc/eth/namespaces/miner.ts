@@ -45,6 +45,14 @@ export const MINER_ROUTES = [
   }),
   route('miner_stop', { params: [], handler: stop, doc: 'Pauses block production (manual mode); evm_mine still mines.' }),
   route('miner_setEtherbase', { params: [required('address', 'Address', addressOf())], handler: setEtherbase, doc: 'EVM coinbase of the next blocks.' }),
-  route('miner_setGasPrice', { params: [required('gasPrice', 'Big', bigOf())], handler: setGasPrice, doc: 'Minimum gas price of the mempool (CheckTx) and base fee floor.' }),
-  route('miner_setGasLimit', { params: [required('gasLimit', 'Uint64', uint64Of())], handler: setGasLimit, doc: 'Block gas limit (consensus `max_gas`) of the next blocks.' }),
+  route('miner_setGasPrice', {
+    params: [required('gasPrice', 'Big', bigOf())],
+    handler: setGasPrice,
+    doc: 'Minimum gas price of the mempool (CheckTx) and base fee floor.',
+  }),
+  route('miner_setGasLimit', {
+    params: [required('gasLimit', 'Uint64', uint64Of())],
+    handler: setGasLimit,
+    doc: 'Block gas limit (consensus `max_gas`) of the next blocks.',
+  }),
 ] as const;

@@ -81,7 +81,11 @@ export const ecRecover = guarded((_env: EthEnv, [message, sig]: [Uint8Array, Uin
 });
 
 export const PERSONAL_ROUTES = [
-  route('personal_newAccount', { params: [password], handler: newAccount, doc: 'New key encrypted with the password (scrypt v3 file in `<home>/keystore`); returns its address.' }),
+  route('personal_newAccount', {
+    params: [password],
+    handler: newAccount,
+    doc: 'New key encrypted with the password (scrypt v3 file in `<home>/keystore`); returns its address.',
+  }),
   route('personal_importRawKey', {
     params: [required('privateKey', 'string', stringOf), password],
     handler: importRawKey,

@@ -56,4 +56,3 @@ export async function senderEnvFor(env: EthEnv, from: Address | undefined): Prom
   if (s.devnet.impersonated.has(hex)) return envImpersonating(env, from);
   return undefined;
 }
-

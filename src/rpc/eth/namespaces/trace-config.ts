@@ -36,7 +36,8 @@ export const traceConfigOf: Decoder<TraceConfig> = (raw) => {
   };
   const limit = o['limit'];
   if (limit !== undefined && limit !== null) {
-    if (typeof limit !== 'number' || !Number.isInteger(limit)) throw typeError(typeof limit === 'number' ? `number ${limit}` : jsonKind(limit), 'int', `${S}.limit`);
+    if (typeof limit !== 'number' || !Number.isInteger(limit))
+      throw typeError(typeof limit === 'number' ? `number ${limit}` : jsonKind(limit), 'int', `${S}.limit`);
     cfg.limit = limit;
   }
   const tc = o['tracerConfig'];

@@ -41,7 +41,10 @@ describe('txpool', () => {
   });
 
   it('txpool_content groups txs by checksummed sender and decimal nonce', async () => {
-    const c = (await call('txpool_content')) as { pending: Record<string, Record<string, Record<string, unknown>>>; queued: Record<string, Record<string, Record<string, unknown>>> };
+    const c = (await call('txpool_content')) as {
+      pending: Record<string, Record<string, Record<string, unknown>>>;
+      queued: Record<string, Record<string, Record<string, unknown>>>;
+    };
     expect(Object.keys(c.pending).sort()).toEqual([CHECKSUM_0, CHECKSUM_1].sort());
     expect(Object.keys(c.pending[CHECKSUM_0]!)).toEqual([base.toString(), (base + 1n).toString()]);
     expect(Object.keys(c.queued)).toEqual([CHECKSUM_0]);

@@ -25,7 +25,9 @@ export function stacksReport(): string {
   const report = process.report.getReport() as Report;
   const lines: string[] = [];
   const h = report.header ?? {};
-  lines.push(`node ${h.nodejsVersion ?? process.version} pid ${h.processId ?? process.pid}: one JavaScript thread; its stack, then libuv handles and async resources`);
+  lines.push(
+    `node ${h.nodejsVersion ?? process.version} pid ${h.processId ?? process.pid}: one JavaScript thread; its stack, then libuv handles and async resources`,
+  );
   lines.push('');
   lines.push('javascript stack (main thread, at this call):');
   for (const frame of report.javascriptStack?.stack ?? []) lines.push(`    ${frame.trim()}`);
