@@ -407,23 +407,11 @@ export class EvmApp implements Application {
   private async checkCosmosTx(d: DecodedCosmosTx, config: AppChainConfig): Promise<ResponseCheckTx> {
     const committed = this.rt.committed;
     // Cosmos tx execution (and its codecs) loads with the first Cosmos tx.
-    const { runCosmosTx } = await import('./cosmos/cosmos-exec.js');
-    const out = await runCosmosTx(
-      d,
-      this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee(), this.ibc),
-      { getAccount: (a) => committed.getAccount(a), putAccount: async () => undefined },
-      'check',
-    );
-    if (out.result.code !== 0) return { ...out.result, events: [] };
-    const account = await committed.getAccount(d.sender);
-    return {
-      ...out.result,
-      sender: d.senderHex,
-      nonce: d.signer.sequence,
-      priority: out.feePerGas,
-      maxFeePerGas: out.feePerGas,
-      senderStateNonce: account?.nonce ?? 0n,
-    };
+    const { checkCosmosTx } = await import('./cosmos/cosmos-exec.js');
+    return checkCosmosTx(d, this.cosmosEnv(config, this.meta!.lastHeight + 1, this.nextBaseFee(), this.ibc), {
+      getAccount: (a) => committed.getAccount(a),
+      putAccount: async () => undefined,
+    });
   }
 
   /** What a Cosmos tx needs of the chain (simulate uses it too). */

@@ -111,15 +111,7 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
         delayPeriod: msg.m.delayPeriod,
       };
       putConnection(ctx, id, end);
-      events.push(
-        ev(
-          'connection_open_init',
-          ['connection_id', id],
-          ['client_id', msg.m.clientId],
-          ['counterparty_client_id', msg.m.counterparty.clientId],
-          ['counterparty_connection_id', msg.m.counterparty.connectionId],
-        ),
-      );
+      events.push(connectionEvent('connection_open_init', id, end));
       break;
     }
     case 'connOpenTry': {
@@ -134,15 +126,7 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
         delayPeriod: msg.m.delayPeriod,
       };
       putConnection(ctx, id, end);
-      events.push(
-        ev(
-          'connection_open_try',
-          ['connection_id', id],
-          ['client_id', msg.m.clientId],
-          ['counterparty_client_id', msg.m.counterparty.clientId],
-          ['counterparty_connection_id', msg.m.counterparty.connectionId],
-        ),
-      );
+      events.push(connectionEvent('connection_open_try', id, end));
       break;
     }
     case 'connOpenAck': {
@@ -152,15 +136,7 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       end.state = ConnState.STATE_OPEN;
       end.counterparty = { ...end.counterparty, connectionId: msg.m.counterpartyConnectionId };
       putConnection(ctx, msg.m.connectionId, end);
-      events.push(
-        ev(
-          'connection_open_ack',
-          ['connection_id', msg.m.connectionId],
-          ['client_id', end.clientId],
-          ['counterparty_client_id', end.counterparty.clientId],
-          ['counterparty_connection_id', msg.m.counterpartyConnectionId],
-        ),
-      );
+      events.push(connectionEvent('connection_open_ack', msg.m.connectionId, end));
       break;
     }
     case 'connOpenConfirm': {
@@ -169,15 +145,7 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       requireProofHeight(ctx, end.clientId, msg.m.proofHeight);
       end.state = ConnState.STATE_OPEN;
       putConnection(ctx, msg.m.connectionId, end);
-      events.push(
-        ev(
-          'connection_open_confirm',
-          ['connection_id', msg.m.connectionId],
-          ['client_id', end.clientId],
-          ['counterparty_client_id', end.counterparty.clientId],
-          ['counterparty_connection_id', end.counterparty.connectionId],
-        ),
-      );
+      events.push(connectionEvent('connection_open_confirm', msg.m.connectionId, end));
       break;
     }
     case 'chanOpenInit':
@@ -196,17 +164,7 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       setSeq(ctx, hostKeys.nextSequenceSend(portId, id), 1n);
       setSeq(ctx, hostKeys.nextSequenceRecv(portId, id), 1n);
       setSeq(ctx, hostKeys.nextSequenceAck(portId, id), 1n);
-      events.push(
-        ev(
-          msg.kind === 'chanOpenInit' ? 'channel_open_init' : 'channel_open_try',
-          ['port_id', portId],
-          ['channel_id', id],
-          ['counterparty_port_id', channel.counterparty.portId],
-          ['counterparty_channel_id', channel.counterparty.channelId],
-          ['connection_id', channel.connectionHops[0]!],
-          ['version', ICS20_VERSION],
-        ),
-      );
+      events.push(channelEvent(msg.kind === 'chanOpenInit' ? 'channel_open_init' : 'channel_open_try', portId, id, end, ['version', ICS20_VERSION]));
       response = { channelId: id, version: ICS20_VERSION };
       break;
     }
@@ -224,16 +182,7 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
         end.counterparty = { ...end.counterparty, channelId: msg.m.counterpartyChannelId };
       }
       putChannel(ctx, portId, channelId, end);
-      events.push(
-        ev(
-          msg.kind === 'chanOpenAck' ? 'channel_open_ack' : 'channel_open_confirm',
-          ['port_id', portId],
-          ['channel_id', channelId],
-          ['counterparty_port_id', end.counterparty.portId],
-          ['counterparty_channel_id', end.counterparty.channelId],
-          ['connection_id', end.connectionHops[0]!],
-        ),
-      );
+      events.push(channelEvent(msg.kind === 'chanOpenAck' ? 'channel_open_ack' : 'channel_open_confirm', portId, channelId, end));
       break;
     }
     case 'transfer':
@@ -255,6 +204,43 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
   if (module !== undefined && !['recvPacket', 'acknowledgement', 'timeout'].includes(msg.kind)) events.push(ev('message', ['module', module]));
   const codec = responseCodec(msg.kind);
   return { events, response: { typeUrl: `${codec.typeUrl.startsWith('/') ? '' : '/'}${codec.typeUrl}`, value: codec.encode(response as never).finish() } };
+}
+
+/** A connection handshake event: ibc-go's four attributes, read from the stored end. */
+function connectionEvent(type: string, connectionId: string, end: ConnectionEnd): AbciEvent {
+  return ev(
+    type,
+    ['connection_id', connectionId],
+    ['client_id', end.clientId],
+    ['counterparty_client_id', end.counterparty.clientId],
+    ['counterparty_connection_id', end.counterparty.connectionId],
+  );
+}
+
+/** A channel handshake event: ibc-go's five attributes, read from the stored end, then any extra ones. */
+function channelEvent(type: string, portId: string, channelId: string, end: Channel, ...extra: [string, string][]): AbciEvent {
+  return ev(
+    type,
+    ['port_id', portId],
+    ['channel_id', channelId],
+    ['counterparty_port_id', end.counterparty.portId],
+    ['counterparty_channel_id', end.counterparty.channelId],
+    ['connection_id', end.connectionHops[0]!],
+    ...extra,
+  );
+}
+
+/** ICS-20's `fungible_token_packet` attributes for a packet's data (empty when it did not decode), then the outcome ones. */
+function tokenPacketEvent(data: ReturnType<typeof decodePacketData>, ...outcome: [string, string][]): AbciEvent {
+  return ev(
+    'fungible_token_packet',
+    ['sender', data?.sender ?? ''],
+    ['receiver', data?.receiver ?? ''],
+    ['denom', data?.denom ?? ''],
+    ['amount', data?.amount ?? ''],
+    ['memo', data?.memo ?? ''],
+    ...outcome,
+  );
 }
 
 // ---------------------------------------------------------------- 02-client
@@ -495,7 +481,8 @@ function packetAttrs(p: Packet, connectionId: string, data?: boolean): [string, 
   return out;
 }
 
-function elapsed(timeoutHeight: Height, timeoutTimestamp: bigint, height: bigint, timeNs: bigint): boolean {
+/** ibc-go's timeout rule: a packet's timeout has passed at `height` with block time `timeNs` (the relayer asks it too). */
+export function elapsed(timeoutHeight: Height, timeoutTimestamp: bigint, height: bigint, timeNs: bigint): boolean {
   return (timeoutHeight.revisionHeight !== 0n && height >= timeoutHeight.revisionHeight) || (timeoutTimestamp !== 0n && timeNs >= timeoutTimestamp);
 }
 
@@ -591,35 +578,14 @@ async function recvPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, e
     await ctx.cache.commit();
     ack = successAck();
     events.push(...appEvents);
-    events.push(
-      ev(
-        'fungible_token_packet',
-        ['sender', data.sender],
-        ['receiver', data.receiver],
-        ['denom', data.denom],
-        ['amount', data.amount],
-        ['memo', data.memo ?? ''],
-        ['success', 'true'],
-      ),
-    );
+    events.push(tokenPacketEvent(data, ['success', 'true']));
     events.push(ev('message', ['module', 'transfer']));
   } catch (e) {
     await ctx.cache.revert();
     if (!(e instanceof CosmosTxError)) throw e;
     ack = errorAck(e.code);
     // As ibc-go (v8.1+) keeps a failed callback's events: emitted, but with every type and key prefixed.
-    appEvents.push(
-      ev(
-        'fungible_token_packet',
-        ['sender', data?.sender ?? ''],
-        ['receiver', data?.receiver ?? ''],
-        ['denom', data?.denom ?? ''],
-        ['amount', data?.amount ?? ''],
-        ['memo', data?.memo ?? ''],
-        ['success', 'false'],
-        ['error', e.log],
-      ),
-    );
+    appEvents.push(tokenPacketEvent(data, ['success', 'false'], ['error', e.log]));
     appEvents.push(ev('message', ['module', 'transfer']));
     events.push(...appEvents.map(asCallbackErrorEvent));
   }
@@ -704,17 +670,7 @@ async function acknowledgePacket(
   const data = decodePacketData(p.data)!;
   if (!ack.ok) await refund(ctx, p, data, events);
   const ackText = ack.ok ? `result:"${Buffer.from(ack.result).toString('base64')}" ` : `error:${JSON.stringify(ack.error)} `;
-  events.push(
-    ev(
-      'fungible_token_packet',
-      ['sender', data.sender],
-      ['receiver', data.receiver],
-      ['denom', data.denom],
-      ['amount', data.amount],
-      ['memo', data.memo ?? ''],
-      ['acknowledgement', ackText],
-    ),
-  );
+  events.push(tokenPacketEvent(data, ['acknowledgement', ackText]));
   events.push(ev('message', ['module', 'transfer']));
   events.push(ack.ok ? ev('fungible_token_packet', ['success', new TextDecoder().decode(ack.result)]) : ev('fungible_token_packet', ['error', ack.error]));
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };

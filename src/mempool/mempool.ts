@@ -37,7 +37,7 @@ import { txHash } from '../types/txs.js';
 import { AsyncMutex } from './mutex.js';
 import { Listeners } from './listeners.js';
 import { hexKey, TxPool } from './pool.js';
-import { accountVictims, globalVictim, queuedTotals } from './queue-limits.js';
+import { accountVictims, globalVictim, queuedCount, queuedTotals } from './queue-limits.js';
 import type { SenderQueue } from './sender-queue.js';
 import { reapPending } from './reap.js';
 import { meetsPriceBump } from './replacement.js';
@@ -245,7 +245,7 @@ export class Mempool {
    */
   private trimGlobal(added?: MempoolTx): Refusal | undefined {
     let refused: Refusal | undefined;
-    for (let over = queuedTotals(this.pool.queues()).count - this.config.globalQueue; over > 0; over--) {
+    for (let over = queuedCount(this.pool.queues()) - this.config.globalQueue; over > 0; over--) {
       const t = globalVictim(this.pool.queues())!;
       this.evict(t, 'over the global queue limit');
       if (t === added) refused = { code: CODE_TXPOOL_FULL, log: TXPOOL_FULL_LOG };

@@ -7,15 +7,23 @@
 import type { SenderQueue } from './sender-queue.js';
 import type { MempoolTx } from './types.js';
 
+/** Queued txs of all senders. */
+export function queuedCount(queues: Iterable<SenderQueue>): number {
+  let count = 0;
+  for (const q of queues) count += q.queuedCount();
+  return count;
+}
+
 /** Queued txs of all senders, and their bytes. */
 export function queuedTotals(queues: Iterable<SenderQueue>): { count: number; bytes: number } {
   let count = 0;
   let bytes = 0;
   for (const q of queues) {
-    const queued = q.queuedCount();
-    if (queued === 0) continue;
-    count += queued;
-    for (const t of q.all().slice(q.all().length - queued)) bytes += t.tx.length;
+    if (q.queuedCount() === 0) continue;
+    for (const t of q.queued()) {
+      count++;
+      bytes += t.tx.length;
+    }
   }
   return { count, bytes };
 }

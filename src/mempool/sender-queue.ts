@@ -62,6 +62,11 @@ export class SenderQueue {
   }
 
   pendingCount(): number {
+    // Sorted, unique nonces: a queue that starts at the state nonce and ends len - 1 later has no
+    // gap. That is the usual queue, and CheckTx asks this for every tx, so no walk for it.
+    const len = this.txs.length;
+    if (len === 0) return 0;
+    if (this.txs[0]!.nonce === this.stateNonce && this.txs[len - 1]!.nonce === this.stateNonce + BigInt(len - 1)) return len;
     let n = 0;
     let expected = this.stateNonce;
     for (const tx of this.txs) {

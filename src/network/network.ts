@@ -9,6 +9,7 @@
 import { mergeConfig } from '../config/defaults.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { DeepPartial, NodeConfig } from '../config/types.js';
+import { slowBlockReasons } from '../node/chain-core.js';
 import { startNode, type ChainletNode, type StartNodeOptions } from '../node/node.js';
 import { explorerUpstreams, startRoutingApi } from '../node/rpc-wiring.js';
 import type { RoutingApi } from '../rpc/routing/server.js';
@@ -194,15 +195,8 @@ export async function startNetwork(opts: StartNetworkOptions): Promise<Network> 
 
 /** Why the IBC handshake (about ten txs, each in its chain's next block) takes a while on this EVM chain, or undefined. */
 function handshakeWait(evm: ChainletNode): string | undefined {
-  const c = evm.config.consensus;
-  const offline = evm.internals.validators.flatMap((v, i) => (v.online ? [] : [i]));
-  const why = [
-    c.mode === 'interval' ? `interval mode, block time ${c.timeoutCommitMs} ms` : '',
-    offline.length > 0
-      ? `validator${offline.length > 1 ? 's' : ''} ${offline.join(', ')} offline: their rounds wait timeout_propose ${c.timeoutProposeMs} ms`
-      : '',
-  ].filter(Boolean);
-  return why.length > 0 ? `its handshake txs each wait for a block of ${evm.chainId} (${why.join('; ')})` : undefined;
+  const why = slowBlockReasons(evm.config.consensus, evm.internals.validators);
+  return why === undefined ? undefined : `its handshake txs each wait for a block of ${evm.chainId} (${why})`;
 }
 
 /** The relayer's account in a devnet genesis (a custom genesis must fund it itself: docs/network.md). */

@@ -179,15 +179,15 @@ export async function startProduction(core: ConsensusCore, opts: StartProduction
   const halted = quorumShortfall(core.state.validators, core.validators);
   if (halted !== undefined) return { halted };
   if (core.state.lastBlockHeight === 0) {
-    const slow = opts.consensus && firstBlockWait(opts.consensus, core.validators);
+    const slow = opts.consensus && slowBlockReasons(opts.consensus, core.validators);
     if (slow !== undefined) opts.onWait?.(`${core.state.chainId}: waiting for block ${core.state.initialHeight} (${slow})`);
     await core.consensus.waitForHeight(core.state.initialHeight);
   }
   return {};
 }
 
-/** What makes the first block slow, or undefined when it comes at once. */
-function firstBlockWait(consensus: ConsensusConfig, validators: readonly LocalValidator[]): string | undefined {
+/** What makes this chain's blocks slow to come (for the waits a start announces), or undefined when they come at once. */
+export function slowBlockReasons(consensus: ConsensusConfig, validators: readonly LocalValidator[]): string | undefined {
   const parts: string[] = [];
   if (consensus.mode === 'interval') parts.push(`interval mode, block time ${consensus.timeoutCommitMs} ms`);
   const offline = validators.flatMap((v, i) => (v.online ? [] : [i]));

@@ -108,32 +108,41 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
   const failedTxs = counter('mempool_failed_txs', 'Number of failed transactions.');
   const recheckTimes = counter('mempool_recheck_times', 'Number of times transactions are rechecked in the mempool.');
   const peers = gauge('p2p_peers', 'Number of peers (an in-process network has none).');
-  const ethRequests = new Counter({
-    name: 'chainlet_json_rpc_requests_total',
-    help: 'Ethereum JSON-RPC calls by method and outcome.',
-    labelNames: ['chain_id', 'method', 'outcome'],
-    registers: [registry],
-  });
-  const ethLatency = new Histogram({
-    name: 'chainlet_json_rpc_duration_seconds',
-    help: 'Ethereum JSON-RPC call latency by method.',
-    labelNames: ['chain_id', 'method'],
-    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers: [registry],
-  });
-  const routingRequests = new Counter({
-    name: 'chainlet_routing_requests_total',
-    help: 'Routing API requests by route and HTTP status.',
-    labelNames: ['chain_id', 'route', 'status'],
-    registers: [registry],
-  });
-  const routingLatency = new Histogram({
-    name: 'chainlet_routing_duration_seconds',
-    help: 'Routing API request latency by route.',
-    labelNames: ['chain_id', 'route'],
-    buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers: [registry],
-  });
+  // A server's requests (`chainlet_<name>_requests_total`, by `key` and `outcome`) and their latency
+  // (`chainlet_<name>_duration_seconds`, by `key`); the returned function counts one request.
+  const requestMetrics = (name: string, key: string, outcome: string, help: { requests: string; latency: string }, buckets: number[]) => {
+    const requests = new Counter({
+      name: `chainlet_${name}_requests_total`,
+      help: help.requests,
+      labelNames: ['chain_id', key, outcome],
+      registers: [registry],
+    });
+    const latency = new Histogram({
+      name: `chainlet_${name}_duration_seconds`,
+      help: help.latency,
+      labelNames: ['chain_id', key],
+      buckets,
+      registers: [registry],
+    });
+    return (chain_id: string, k: string, o: string, seconds: number) => {
+      requests.inc({ chain_id, [key]: k, [outcome]: o });
+      latency.observe({ chain_id, [key]: k }, seconds);
+    };
+  };
+  const ethRequest = requestMetrics(
+    'json_rpc',
+    'method',
+    'outcome',
+    { requests: 'Ethereum JSON-RPC calls by method and outcome.', latency: 'Ethereum JSON-RPC call latency by method.' },
+    [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+  );
+  const routingRequest = requestMetrics(
+    'routing',
+    'route',
+    'status',
+    { requests: 'Routing API requests by route and HTTP status.', latency: 'Routing API request latency by route.' },
+    [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+  );
   // CometBFT's buckets (1, 11, …, 91 ms).
   const processing = new Histogram({
     name: `${ns}state_block_processing_time`,
@@ -251,14 +260,8 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
       return {
         registry,
         ownRegistry: opts.ownRegistry ?? false,
-        observeEth(method, seconds, ok) {
-          ethRequests.inc({ chain_id, method, outcome: ok ? 'ok' : 'error' });
-          ethLatency.observe({ chain_id, method }, seconds);
-        },
-        observeRouting(route, status, seconds) {
-          routingRequests.inc({ chain_id, route, status: String(status) });
-          routingLatency.observe({ chain_id, route }, seconds);
-        },
+        observeEth: (method, seconds, ok) => ethRequest(chain_id, method, ok ? 'ok' : 'error', seconds),
+        observeRouting: (route, status, seconds) => routingRequest(chain_id, route, String(status), seconds),
         stop() {
           blocks.cancel();
           roundsSub.cancel();

@@ -106,6 +106,19 @@ interface SignatureSeen {
   slot: bigint;
 }
 
+/** Writes an account in its saved form (`save()`, the journal) into a LiteSVM. */
+function putSavedAccount(svm: LiteSVM, a: SvmSavedAccount): void {
+  const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
+  svm.setAccount({
+    address: a.address as Address,
+    lamports: lamports(BigInt(a.lamports)),
+    programAddress: a.owner as Address,
+    executable: a.executable,
+    space: BigInt(data.length),
+    data,
+  });
+}
+
 export class SvmLedger {
   readonly svm: LiteSVM;
   readonly devAccounts: SolanaKeypair[];
@@ -165,17 +178,7 @@ export class SvmLedger {
    */
   static restore(saved: SvmLedgerState, o: SvmLedgerOptions): SvmLedger {
     const svm = new LiteSVM().withBlockhashCheck(false);
-    for (const a of saved.accounts) {
-      const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
-      svm.setAccount({
-        address: a.address as Address,
-        lamports: lamports(BigInt(a.lamports)),
-        programAddress: a.owner as Address,
-        executable: a.executable,
-        space: BigInt(data.length),
-        data,
-      });
-    }
+    for (const a of saved.accounts) putSavedAccount(svm, a);
     const devAccounts = deriveSolanaAccounts(o.mnemonic, o.accounts ?? 10);
     return new SvmLedger(svm, devAccounts, saved.mint, o, saved);
   }
@@ -221,15 +224,7 @@ export class SvmLedger {
   // ── replay of a journal (journal.ts): each call redoes what one entry recorded ──
 
   replayAccount(a: SvmSavedAccount): void {
-    const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
-    this.svm.setAccount({
-      address: a.address as Address,
-      lamports: lamports(BigInt(a.lamports)),
-      programAddress: a.owner as Address,
-      executable: a.executable,
-      space: BigInt(data.length),
-      data,
-    });
+    putSavedAccount(this.svm, a);
     this.adopt(a.address);
   }
 

@@ -4,21 +4,19 @@
  * CometBFT and drives the app through the printed proxy_app address; bad flags and an unreachable
  * CometBFT get one clear line, never a crash.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectSocketApp } from '../../src/abci-server/socket-client.js';
 import { loadHome } from '../../src/genesis/home.js';
 import { startAbciChain } from '../../src/network/abci-chain.js';
 import { signEthTransfer, DEV_ADDRESS_0, DEV_KEY_0, DEV_ADDRESS_1 } from '../../src/app/fixtures/signed-txs.js';
+import { CLI_BIN as bin, killAll, spawnCli } from '../helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const homes: string[] = [];
-const children: ChildProcess[] = [];
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
 
 function newHome(): string {
@@ -37,42 +35,34 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   return (await r.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
 
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+afterAll(async () => {
+  await killAll();
   for (const h of homes) rmSync(h, { recursive: true, force: true });
 });
 
 describe('chainlet rpc (built CLI)', () => {
   it('serves the app to a consensus engine over the printed proxy_app and answers eth_* from what it committed', async () => {
     const home = newHome();
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        'rpc',
-        '--home',
-        home,
-        '--comet',
-        'http://127.0.0.1:9',
-        '--proxy-app',
-        'tcp://127.0.0.1:0',
-        '--json-rpc.address',
-        '127.0.0.1:0',
-        '--json-rpc.ws-address',
-        '127.0.0.1:0',
-        '--routing.address',
-        '127.0.0.1:0',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d));
-    for (let i = 0; i < 500 && !out.includes('Ctrl-C to stop'); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(out).toContain('Ctrl-C to stop');
-    const abci = /ABCI app \(proxy_app\)\s+(\S+)/.exec(out)![1]!;
-    const eth = /Ethereum JSON-RPC\s+(http:\/\/\S+)/.exec(out)![1]!;
-    expect(/routing API\s+(http:\/\/\S+)/.exec(out)).not.toBeNull();
+    const { child, out, waitFor } = spawnCli([
+      'rpc',
+      '--home',
+      home,
+      '--comet',
+      'http://127.0.0.1:9',
+      '--proxy-app',
+      'tcp://127.0.0.1:0',
+      '--json-rpc.address',
+      '127.0.0.1:0',
+      '--json-rpc.ws-address',
+      '127.0.0.1:0',
+      '--routing.address',
+      '127.0.0.1:0',
+    ]);
+    await waitFor('Ctrl-C to stop', { timeoutMs: 10_000 }).catch(() => undefined);
+    expect(out()).toContain('Ctrl-C to stop');
+    const abci = /ABCI app \(proxy_app\)\s+(\S+)/.exec(out())![1]!;
+    const eth = /Ethereum JSON-RPC\s+(http:\/\/\S+)/.exec(out())![1]!;
+    expect(/routing API\s+(http:\/\/\S+)/.exec(out())).not.toBeNull();
 
     const app = await connectSocketApp(abci);
     const h = loadHome(home);
@@ -108,15 +98,10 @@ describe('chainlet rpc (built CLI)', () => {
   it('chainlet app --app kvstore serves CometBFT’s kvstore example, whose state survives a restart', async () => {
     const home = newHome();
     const startApp = async (): Promise<{ child: ChildProcess; address: string }> => {
-      const child = spawn(process.execPath, [bin, 'app', '--home', home, '--app', 'kvstore', '--proxy-app', 'tcp://127.0.0.1:0'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      children.push(child);
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => (out += d));
-      for (let i = 0; i < 500 && !/ABCI server on (tcp:\/\/\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 20));
-      expect(out).toContain("the kvstore app's ABCI server on");
-      return { child, address: /ABCI server on (tcp:\/\/\S+)/.exec(out)![1]! };
+      const { child, out, waitFor } = spawnCli(['app', '--home', home, '--app', 'kvstore', '--proxy-app', 'tcp://127.0.0.1:0']);
+      await waitFor((o) => /ABCI server on (tcp:\/\/\S+)/.test(o), { timeoutMs: 10_000 }).catch(() => undefined);
+      expect(out()).toContain("the kvstore app's ABCI server on");
+      return { child, address: /ABCI server on (tcp:\/\/\S+)/.exec(out())![1]! };
     };
     const stopApp = async (child: ChildProcess) => {
       child.kill('SIGTERM');

@@ -3,12 +3,11 @@
  * would: every key of the config table as a flag reaches the effective config, bad values and
  * unknown flags stop with one line, and a started node serves what its flags asked for.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { bytesToHex } from 'viem';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -16,13 +15,10 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { CONFIG_KEYS, JSON_RPC_NAMESPACES, keyName, parseDurationMs, type ConfigKey } from '../../src/config/keys.js';
 import { signTransfer } from '../helpers/txs.js';
 import { connectAbci } from '../abci-socket/client.js';
+import { CLI_BIN as bin, freePort, killAll, spawnCli } from '../helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'chainlet-bin-'));
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
+afterEach(killAll);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
@@ -44,24 +40,9 @@ const PORTS0 = [
 ];
 
 /** Starts the binary with text output (stdout is a pipe here); resolves with its stdout once the banner is complete. */
-function start(args: string[]): Promise<{ child: ChildProcess; out: () => string; banner: string }> {
-  const child = spawn(process.execPath, [bin, 'start', '--output', 'text', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d));
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  return new Promise((resolve, reject) => {
-    const t = setInterval(() => {
-      if (out.includes('Ctrl-C to stop')) {
-        clearInterval(t);
-        resolve({ child, out: () => out, banner: out });
-      } else if (child.exitCode !== null) {
-        clearInterval(t);
-        reject(new Error(`exited ${child.exitCode}: ${err}`));
-      }
-    }, 20);
-  });
+async function start(args: string[]): Promise<{ child: ChildProcess; out: () => string; banner: string }> {
+  const { child, out, waitFor } = spawnCli(['start', '--output', 'text', ...args]);
+  return { child, out, banner: await waitFor('Ctrl-C to stop') };
 }
 
 const urlOf = (banner: string, label: string) => new RegExp(`${label}:\\s+(http://\\S+)`).exec(banner)![1]!;
@@ -284,14 +265,8 @@ describe('chainlet (built binary)', () => {
   it("chainlet app serves the home's EVM app over the ABCI socket", async () => {
     const home = join(tmp, 'abci');
     expect(run('init', '--home', home).status).toBe(0);
-    const child = spawn(process.execPath, [bin, 'app', '--home', home, '--proxy-app', 'tcp://127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d));
-    while (!/ABCI server on (tcp:\/\/\S+)/.test(out)) {
-      if (child.exitCode !== null) throw new Error(`exited: ${out}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const { child, waitFor } = spawnCli(['app', '--home', home, '--proxy-app', 'tcp://127.0.0.1:0']);
+    const out = await waitFor((o) => /ABCI server on (tcp:\/\/\S+)/.test(o));
     const address = /ABCI server on (tcp:\/\/\S+)/.exec(out)![1]!;
     const c = await connectAbci(address);
     const info = (await c.call({ info: { version: '0.38.17', blockVersion: 11n, p2pVersion: 8n, abciVersion: '2.0.0' } })).info!;
@@ -302,12 +277,7 @@ describe('chainlet (built binary)', () => {
 
   it('--silent prints nothing', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'start', '--silent', ...PORTS0, '--json-rpc.address', `127.0.0.1:${port}`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d));
+    const { out } = spawnCli(['start', '--silent', ...PORTS0, '--json-rpc.address', `127.0.0.1:${port}`]);
     for (;;) {
       const r = await rpc(`http://127.0.0.1:${port}`, 'eth_chainId').catch(() => undefined);
       if (r?.result === '0x2328') break;
@@ -315,16 +285,6 @@ describe('chainlet (built binary)', () => {
     }
     await rpc(`http://127.0.0.1:${port}`, 'eth_sendRawTransaction', [bytesToHex(await signTransfer({ nonce: 0 }))]);
     await rpc(`http://127.0.0.1:${port}`, 'eth_blockNumber');
-    expect(out).toBe('');
+    expect(out()).toBe('');
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}

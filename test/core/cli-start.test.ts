@@ -4,28 +4,18 @@
  * endpoints, JSON lines when stdout is not a terminal, what a slow start waits for, every server
  * listening before the first one answers, the debug namespace's hint, and the hub's txs in the log.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { SigningStargateClient } from '@cosmjs/stargate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
+import { CLI_BIN as bin, freePort, killAll, spawnCli } from '../helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const c of children.splice(0)) {
-    if (c.exitCode !== null || c.signalCode !== null) continue;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGKILL');
-    await exited;
-  }
-});
+afterEach(killAll);
 
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
 const PORTS0 = [
@@ -52,23 +42,10 @@ interface Started {
 }
 
 /** Starts the binary (stdout a pipe); resolves once stdout has a line `done` accepts. */
-function start(args: string[], done: (out: string) => boolean): Promise<Started> {
-  const child = spawn(process.execPath, [bin, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  const started: Started = { child, out: () => out, err: () => err };
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (done(out)) resolve(started);
-    };
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      check();
-    });
-    child.stderr!.on('data', (d: Buffer) => (err += d));
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}\n${out}`)));
-  });
+async function start(args: string[], done: (out: string) => boolean): Promise<Started> {
+  const { child, out, err, waitFor } = spawnCli(['start', ...args]);
+  await waitFor(done);
+  return { child, out, err };
 }
 
 interface ReadyLine {
@@ -93,16 +70,6 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return (await r.json()) as { result?: unknown; error?: { code: number; message: string } };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once `f` resolves without throwing (a server not listening yet throws). */
@@ -245,18 +212,13 @@ describe('chainlet start (built binary), as a new user meets it', () => {
       '--block-time',
       '200',
     ];
-    const child = spawn(process.execPath, [bin, 'start', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let err = '';
-    let out = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d));
-    child.stdout!.on('data', (d: Buffer) => (out += d));
+    const { out, err } = spawnCli(['start', ...args]);
     await until(() => rpc(`http://127.0.0.1:${eth}`, 'eth_chainId'));
     // Whichever server answers first, the other chains' servers already listen.
     expect((await (await fetch(`http://127.0.0.1:${hubRpc}/status`)).json()) as object).toHaveProperty('result');
     expect((await rpc(`http://127.0.0.1:${svmRpc}`, 'getHealth')).result).toBe('ok');
-    await until(async () => (hasReady(out) ? undefined : Promise.reject(new Error('no banner yet'))));
-    const waits = jsonLines(err)
+    await until(async () => (hasReady(out()) ? undefined : Promise.reject(new Error('no banner yet'))));
+    const waits = jsonLines(err())
       .filter((j) => j['event'] === 'waiting')
       .map((j) => j['message']);
     expect(waits).toContain('chainlet_9000-1: waiting for block 1 (interval mode, block time 200 ms)');

@@ -1,29 +1,20 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../src/node/node.js';
+import { spawnCli } from '../helpers/cli.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'chainlet-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** Starts `chainlet start --output text` from the sources (through tsx). */
+const start = (args: string[]) => spawnCli(['start', '--output', 'text', ...args], { bin: cli, nodeArgs: ['--import', 'tsx'] });
 /** Resolves with what `chainlet start --output text` printed once its banner is complete. */
-function banner(child: ChildProcessWithoutNullStreams | ReturnType<typeof spawn>): Promise<string> {
-  let out = '';
-  return new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no banner: ${out}`)), 25_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (out.includes('Ctrl-C to stop')) {
-        clearTimeout(t);
-        resolve(out);
-      }
-    });
-  });
-}
+const banner = (s: ReturnType<typeof start>) => s.waitFor('Ctrl-C to stop', { timeoutMs: 25_000 });
 
 const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', timeout: 30_000 });
 
@@ -75,37 +66,28 @@ describe('cli', () => {
   it('start: flags override the files; prints the dev accounts; stops on SIGINT', async () => {
     const home = join(tmp, 'h1');
     expect(run('init', '--home', home).status).toBe(0);
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        cli,
-        'start',
-        '--output',
-        'text',
-        '--home',
-        home,
-        '--rpc.laddr',
-        'tcp://127.0.0.1:0',
-        '--json-rpc.address',
-        '127.0.0.1:0',
-        '--json-rpc.ws-address',
-        '127.0.0.1:0',
-        '--routing.address',
-        '127.0.0.1:0',
-        '--svm-rpc',
-        '127.0.0.1:0',
-        '--svm-ws',
-        '127.0.0.1:0',
-        '--hub-rpc',
-        'tcp://127.0.0.1:0',
-        '--log-level',
-        'silent',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const out = await banner(child);
+    const s = start([
+      '--home',
+      home,
+      '--rpc.laddr',
+      'tcp://127.0.0.1:0',
+      '--json-rpc.address',
+      '127.0.0.1:0',
+      '--json-rpc.ws-address',
+      '127.0.0.1:0',
+      '--routing.address',
+      '127.0.0.1:0',
+      '--svm-rpc',
+      '127.0.0.1:0',
+      '--svm-ws',
+      '127.0.0.1:0',
+      '--hub-rpc',
+      'tcp://127.0.0.1:0',
+      '--log-level',
+      'silent',
+    ]);
+    const { child } = s;
+    const out = await banner(s);
     expect(out).toContain('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(out).toContain('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
     expect(out).toContain('Chain ID (EVM):    9000');
@@ -116,50 +98,41 @@ describe('cli', () => {
   }, 60_000);
 
   it('start --validators 4 --offline-validators 3: an in-memory devnet with one validator offline keeps producing', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        cli,
-        'start',
-        '--output',
-        'text',
-        '--validators',
-        '4',
-        '--offline-validators',
-        '3',
-        '--mode',
-        'interval',
-        '--block-time',
-        '20',
-        '--consensus.timeout_propose',
-        '100ms',
-        '--consensus.timeout_prevote',
-        '20ms',
-        '--consensus.timeout_precommit',
-        '20ms',
-        '--rpc.laddr',
-        'tcp://127.0.0.1:0',
-        '--json-rpc.address',
-        '127.0.0.1:0',
-        '--json-rpc.ws-address',
-        '127.0.0.1:0',
-        '--routing.address',
-        '127.0.0.1:0',
-        '--svm-rpc',
-        '127.0.0.1:0',
-        '--svm-ws',
-        '127.0.0.1:0',
-        '--hub-rpc',
-        'tcp://127.0.0.1:0',
-        '--log-level',
-        'silent',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const s = start([
+      '--validators',
+      '4',
+      '--offline-validators',
+      '3',
+      '--mode',
+      'interval',
+      '--block-time',
+      '20',
+      '--consensus.timeout_propose',
+      '100ms',
+      '--consensus.timeout_prevote',
+      '20ms',
+      '--consensus.timeout_precommit',
+      '20ms',
+      '--rpc.laddr',
+      'tcp://127.0.0.1:0',
+      '--json-rpc.address',
+      '127.0.0.1:0',
+      '--json-rpc.ws-address',
+      '127.0.0.1:0',
+      '--routing.address',
+      '127.0.0.1:0',
+      '--svm-rpc',
+      '127.0.0.1:0',
+      '--svm-ws',
+      '127.0.0.1:0',
+      '--hub-rpc',
+      'tcp://127.0.0.1:0',
+      '--log-level',
+      'silent',
+    ]);
+    const { child } = s;
     try {
-      const out = await banner(child);
+      const out = await banner(s);
       const validatorsLine = out.split('\n').find((l) => l.startsWith('Validators:'))!;
       expect(validatorsLine.split(',')).toHaveLength(4);
       expect(validatorsLine.match(/\(offline\)/g)).toHaveLength(1);

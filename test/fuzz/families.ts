@@ -83,46 +83,30 @@ export function jsonRpcBody(
 /** HTTP-level hostility on `port` (any family): methods, origins, sizes, HEAD with a body length, huge headers, long URLs, garbage. */
 export function httpLevel(r: Rng, port: number, path: string, limits: FamilyLimits): Fuzzed {
   const k = r.int(10);
+  const raw = (bytes: string, note: string, head = false): Fuzzed => ({ kind: 'raw', port, bytes, head, note });
   if (k === 0)
-    return {
-      kind: 'raw',
-      port,
-      bytes: `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${limits.maxBody + 1 + r.int(1000)}\r\n\r\n`,
-      head: true,
-      note: 'HEAD with a large Content-Length',
-    };
-  if (k === 1)
-    return {
-      kind: 'raw',
-      port,
-      bytes: `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
-      head: true,
-      note: 'HEAD with a 20 KB header',
-    };
-  if (k === 2)
-    return { kind: 'raw', port, bytes: `GET ${path}?${'a'.repeat(70_000 + r.int(50_000))} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, head: false, note: 'long URL' };
+    return raw(
+      `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${limits.maxBody + 1 + r.int(1000)}\r\n\r\n`,
+      'HEAD with a large Content-Length',
+      true,
+    );
+  if (k === 1) return raw(`HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'HEAD with a 20 KB header', true);
+  if (k === 2) return raw(`GET ${path}?${'a'.repeat(70_000 + r.int(50_000))} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'long URL');
   if (k === 3)
-    return {
-      kind: 'raw',
-      port,
-      bytes: `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(20_000)}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
-      head: false,
-      note: 'POST with a 20 KB header',
-    };
-  if (k === 4)
-    return {
-      kind: 'raw',
-      port,
-      bytes: r.pick([
-        'GARBAGE\r\n\r\n',
-        'GET / HTTP/9.9\r\n\r\n',
-        '\x00\x01\x02\r\n\r\n',
-        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n`,
-        `POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
-      ]),
-      head: false,
-      note: 'garbage',
-    };
+    return raw(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(20_000)}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      'POST with a 20 KB header',
+    );
+  if (k === 4) {
+    const garbage = [
+      'GARBAGE\r\n\r\n',
+      'GET / HTTP/9.9\r\n\r\n',
+      '\x00\x01\x02\r\n\r\n',
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n`,
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+    ];
+    return raw(r.pick(garbage), 'garbage');
+  }
   if (k === 5 && r.chance(0.2))
     return {
       kind: 'http',

@@ -216,10 +216,12 @@ function httpFamilies(p: Ports): HttpFamily[] {
   const addrs = deriveDevAccounts(3).map((a) => a.address);
   const ethLimit = { maxBody: cfg.jsonRpc.maxBodyBytes };
   const cometLimit = { maxBody: cfg.rpc.maxBodyBytes };
-  const jsonRpcPost = (port: number, path: string, body: string, r: Rng): Fuzzed['kind'] extends never ? never : Fuzzed => ({
+  /** A JSON-RPC POST of `body`, mostly as application/json (a tenth as text/plain, as a cross-site form sends it). */
+  const jsonRpcPost = (port: number, body: string, note: string, r: Rng, notification?: boolean): Fuzzed => ({
     kind: 'http',
-    req: { port, method: 'POST', path, headers: { 'content-type': r.chance(0.9) ? 'application/json' : 'text/plain' }, body },
-    note: '',
+    req: { port, method: 'POST', path: '/', headers: { 'content-type': r.chance(0.9) ? 'application/json' : 'text/plain' }, body },
+    note,
+    ...(notification ? { notification: true } : {}),
   });
   const jsonRpcFamily = (
     name: string,
@@ -242,13 +244,14 @@ function httpFamilies(p: Ports): HttpFamily[] {
         return { kind: 'http', req: { port, method: 'GET', path: `/${encodeURIComponent(m)}${q ? '?' + q : ''}` }, note: 'uri' };
       }
       const b = jsonRpcBody(r, methods, addrs, i);
-      return { ...jsonRpcPost(port, '/', b.body, r), note: b.note, ...(b.notification ? { notification: true } : {}) } as Fuzzed;
+      return jsonRpcPost(port, b.body, b.note, r, b.notification);
     },
     check: (o, f) => jsonRpcAnswerProblem(o, { notification: f.kind === 'http' && f.notification === true, ...opts }),
   });
   const cometBoth: HttpFamily = (() => {
-    const a = jsonRpcFamily('comet', p.comet, COMET_METHODS, cometLimit, { allowHtmlIndex: true, allowMissingId: true, textStatuses: [404] }, true);
-    const b = jsonRpcFamily('comet', p.hub, COMET_METHODS, cometLimit, { allowHtmlIndex: true, allowMissingId: true, textStatuses: [404] }, true);
+    const form = { allowHtmlIndex: true, allowMissingId: true, textStatuses: [404] };
+    const a = jsonRpcFamily('comet', p.comet, COMET_METHODS, cometLimit, form, true);
+    const b = jsonRpcFamily('comet', p.hub, COMET_METHODS, cometLimit, form, true);
     return { name: 'comet (EVM chain and hub)', make: (r, i) => (i % 2 ? b : a).make(r, i), check: a.check };
   })();
   const routing: HttpFamily = {

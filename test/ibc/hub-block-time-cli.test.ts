@@ -2,11 +2,10 @@
  * `chainlet start --hub-block-time <ms>` through the built binary: the hub makes blocks while idle
  * (interval mode), and a value that is not a non-negative integer is refused in one line.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_BIN as bin, killAll, spawnCli } from '../helpers/cli.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const PORTS0 = [
   '--rpc.laddr',
   'tcp://127.0.0.1:0',
@@ -19,16 +18,8 @@ const PORTS0 = [
   '--hub-rpc',
   'tcp://127.0.0.1:0',
 ];
-const children: ChildProcess[] = [];
 
-afterEach(async () => {
-  for (const c of children.splice(0)) {
-    if (c.exitCode !== null || c.signalCode !== null) continue;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGKILL');
-    await exited;
-  }
-});
+afterEach(killAll);
 
 interface Ready {
   event: string;
@@ -37,21 +28,10 @@ interface Ready {
 
 describe('chainlet start --hub-block-time', () => {
   it('makes the hub produce blocks while idle', async () => {
-    const child = spawn(process.execPath, [bin, 'start', '--chains', 'evm,hub', '--hub-block-time', '20', '--output', 'json', ...PORTS0], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    const ready = await new Promise<Ready>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d;
-        for (const line of out.split('\n')) {
-          if (!line.includes('"event":"ready"')) continue;
-          resolve(JSON.parse(line) as Ready);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
+    const isReady = (line: string) => line.includes('"event":"ready"');
+    const { waitFor } = spawnCli(['start', '--chains', 'evm,hub', '--hub-block-time', '20', '--output', 'json', ...PORTS0]);
+    const out = await waitFor((o) => o.split('\n').some(isReady));
+    const ready = JSON.parse(out.split('\n').find(isReady)!) as Ready;
     const rpc = ready.chains.find((c) => c.kind === 'hub')!.urls['rpc']!;
     const height = async () =>
       Number(

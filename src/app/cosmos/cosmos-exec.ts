@@ -16,7 +16,7 @@ import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
 import { Address, createAccount, type Account } from '@ethereumjs/util';
 import { MsgMultiSendResponse, MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
-import type { AbciEvent, ExecTxResult } from '../../abci/types.js';
+import type { AbciEvent, ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
 import { toBech32 } from '../../crypto/bech32.js';
 import { MultiDenomBank, storedBalance } from '../../ibc/bank.js';
 import { runIbcMsg } from '../../ibc/handler.js';
@@ -87,6 +87,24 @@ export interface CosmosOutcome {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * CheckTx of a Cosmos tx, as the EVM app and the hub answer it: the tx run in 'check' mode on the
+ * committed accounts, then the mempool's fields (sender, nonce, fee priority, the sender's state nonce).
+ */
+export async function checkCosmosTx(d: DecodedCosmosTx, env: CosmosChainEnv, committed: CosmosState): Promise<ResponseCheckTx> {
+  const out = await runCosmosTx(d, env, committed, 'check');
+  if (out.result.code !== 0) return { ...out.result, events: [] };
+  const account = await committed.getAccount(d.sender);
+  return {
+    ...out.result,
+    sender: d.senderHex,
+    nonce: d.signer.sequence,
+    priority: out.feePerGas,
+    maxFeePerGas: out.feePerGas,
+    senderStateNonce: account?.nonce ?? 0n,
+  };
+}
 
 export async function runCosmosTx(
   d: DecodedCosmosTx,

@@ -32,7 +32,7 @@ import {
   type ResponseQuery,
 } from '../../abci/types.js';
 import { AuthRegistry, FEE_COLLECTOR } from '../../app/cosmos/auth-registry.js';
-import { runCosmosTx, type CosmosChainEnv } from '../../app/cosmos/cosmos-exec.js';
+import { checkCosmosTx, runCosmosTx, type CosmosChainEnv } from '../../app/cosmos/cosmos-exec.js';
 import { COSMOS_QUERIES, IBC_QUERIES } from '../../app/lazy-query-routes.js';
 import { decodeCosmosTx, type DecodedCosmosTx } from '../../app/cosmos/cosmos-tx.js';
 import { CosmosTxError, HeightNotAvailableError } from '../../sdk/errors.js';
@@ -184,17 +184,7 @@ export class HubApp implements Application {
     } catch (e) {
       return rejected(e);
     }
-    const out = await runCosmosTx(d, this.env(meta.height + 1, this.ibc), this.committed, 'check');
-    if (out.result.code !== CodeTypeOK) return { ...out.result, events: [] };
-    const acct = await this.committed.getAccount(d.sender);
-    return {
-      ...out.result,
-      sender: d.senderHex,
-      nonce: d.signer.sequence,
-      priority: out.feePerGas,
-      maxFeePerGas: out.feePerGas,
-      senderStateNonce: acct?.nonce ?? 0n,
-    };
+    return checkCosmosTx(d, this.env(meta.height + 1, this.ibc), this.committed);
   }
 
   async prepareProposal(req: RequestPrepareProposal): Promise<ResponsePrepareProposal> {

@@ -32,7 +32,7 @@ import type { Header, Commit } from '../../types/block.js';
 import { timestampToNs } from '../../types/time.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
-import { attrOf, packetOfEvent } from '../../ibc/handler.js';
+import { attrOf, elapsed, packetOfEvent } from '../../ibc/handler.js';
 import { hostKeys, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
 import { clientStateOf, consensusStateOf, tmHeaderAny, tmHeaderOf } from '../../ibc/light-client.js';
 import { encodeIbcMsg, type IbcMsg } from '../../ibc/msgs.js';
@@ -583,11 +583,9 @@ function attr(events: AbciEvent[], type: string, key: string): string {
   return v;
 }
 
-/** ibc-go's timeout rule for a destination at `height` with block time `timeNs`. */
+/** Whether `p` has timed out on a destination at `height` with block time `timeNs`, by the destination's own rule. */
 function timedOutAt(p: Packet, height: number, timeNs: bigint): boolean {
-  return (
-    (p.timeoutHeight.revisionHeight !== 0n && BigInt(height) >= p.timeoutHeight.revisionHeight) || (p.timeoutTimestamp !== 0n && timeNs >= p.timeoutTimestamp)
-  );
+  return elapsed(p.timeoutHeight, p.timeoutTimestamp, BigInt(height), timeNs);
 }
 
 function withProofHeight(m: IbcMsg, h: Height): IbcMsg {

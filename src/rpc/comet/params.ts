@@ -203,44 +203,24 @@ function makeParam<N extends string, T>(name: N, spec: Spec<T>): Param<N, T> {
   });
 }
 
+/** A Go integer (`goType`, `*T` for a pointer, whose zero is undefined), range-checked as `kind` from JSON and from URI digits alike. */
+function goInt<N extends string, Z extends 0 | undefined>(name: N, goType: string, kind: 'int64' | 'int' | 'uint', zero: Z): Param<N, number | Z> {
+  return makeParam<N, number | Z>(name, {
+    goType,
+    kind,
+    uriKind: 'int',
+    zero,
+    json: (v) => int64FromJson(v, kind),
+    fromDigits: (d) => goInteger(d, kind),
+  });
+}
+
 /** Decoders by Go type. Pointer types decode a missing value to undefined. */
 export const p = {
-  int64: <N extends string>(name: N) =>
-    makeParam<N, number>(name, {
-      goType: 'int64',
-      kind: 'int64',
-      uriKind: 'int',
-      zero: 0,
-      json: (v) => int64FromJson(v, 'int64'),
-      fromDigits: (d) => goInteger(d, 'int64'),
-    }),
-  int64Ptr: <N extends string>(name: N) =>
-    makeParam<N, number | undefined>(name, {
-      goType: '*int64',
-      kind: 'int64',
-      uriKind: 'int',
-      zero: undefined,
-      json: (v) => int64FromJson(v, 'int64'),
-      fromDigits: (d) => goInteger(d, 'int64'),
-    }),
-  intPtr: <N extends string>(name: N) =>
-    makeParam<N, number | undefined>(name, {
-      goType: '*int',
-      kind: 'int',
-      uriKind: 'int',
-      zero: undefined,
-      json: (v) => int64FromJson(v, 'int'),
-      fromDigits: (d) => goInteger(d, 'int'),
-    }),
-  uint: <N extends string>(name: N) =>
-    makeParam<N, number>(name, {
-      goType: 'uint',
-      kind: 'uint',
-      uriKind: 'int',
-      zero: 0,
-      json: (v) => int64FromJson(v, 'uint'),
-      fromDigits: (d) => goInteger(d, 'uint'),
-    }),
+  int64: <N extends string>(name: N) => goInt(name, 'int64', 'int64', 0),
+  int64Ptr: <N extends string>(name: N) => goInt(name, '*int64', 'int64', undefined),
+  intPtr: <N extends string>(name: N) => goInt(name, '*int', 'int', undefined),
+  uint: <N extends string>(name: N) => goInt(name, 'uint', 'uint', 0),
   bool: <N extends string>(name: N) => makeParam<N, boolean>(name, { goType: 'bool', kind: 'bool', uriKind: 'other', zero: false, json: boolFromJson }),
   string: <N extends string>(name: N) => makeParam<N, string>(name, { goType: 'string', kind: 'string', uriKind: 'string', zero: '', json: stringFromJson }),
   bytes: <N extends string>(name: N) =>

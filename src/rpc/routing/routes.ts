@@ -75,6 +75,8 @@ function route<P>(def: RouteDef<P>): RouteDef {
 }
 
 const api = { api: true, limited: true, format: 'json' } as const;
+/** The explorer's proxies to a chain's JSON-RPC: the raw body passed on, for the node's own pages only. */
+const explorerProxy = { api: false, limited: true, format: 'json', rawBody: true, sameOriginOnly: true, decode: decodeProxyRequest } as const;
 
 export const ROUTES: readonly RouteDef[] = Object.freeze([
   route({
@@ -257,26 +259,10 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
     method: 'POST',
     path: '/explorer/api/comet',
     summary: 'The chain’s CometBFT JSON-RPC, for the explorer',
-    api: false,
-    limited: true,
-    format: 'json',
-    rawBody: true,
-    sameOriginOnly: true,
-    decode: decodeProxyRequest,
+    ...explorerProxy,
     handle: handleExplorerComet,
   }),
-  route({
-    method: 'POST',
-    path: '/explorer/api/eth',
-    summary: 'The chain’s Ethereum JSON-RPC, for the explorer',
-    api: false,
-    limited: true,
-    format: 'json',
-    rawBody: true,
-    sameOriginOnly: true,
-    decode: decodeProxyRequest,
-    handle: handleExplorerEth,
-  }),
+  route({ method: 'POST', path: '/explorer/api/eth', summary: 'The chain’s Ethereum JSON-RPC, for the explorer', ...explorerProxy, handle: handleExplorerEth }),
   route({
     method: 'GET',
     path: '/explorer/api/mempool',
@@ -301,12 +287,7 @@ export const ROUTES: readonly RouteDef[] = Object.freeze([
     method: 'POST',
     path: '/explorer/api/svm',
     summary: 'The SVM chain’s Solana JSON-RPC, for the explorer',
-    api: false,
-    limited: true,
-    format: 'json',
-    rawBody: true,
-    sameOriginOnly: true,
-    decode: decodeProxyRequest,
+    ...explorerProxy,
     handle: handleExplorerSvm,
   }),
   route({ method: 'GET', path: LOGO_PATH, summary: 'Chain logo', api: false, limited: false, format: 'json', decode: decodeNothing, handle: handleLogo }),

@@ -7,7 +7,7 @@
 import type { Address } from '@ethereumjs/util';
 import type { EthEnv } from '../env.js';
 import { data, quantity } from '../hex.js';
-import { addressOf, boolOf, bytesOf, hashOf, optional, required, slotOf } from '../params.js';
+import { addressOf, boolOf, bytesOf, hashOf, optional, required, slotOf, type Param, type ParamValues } from '../params.js';
 import { route } from '../route.js';
 import { bigLike, guarded, intervalOf, mineArgOf, uintLike, type MineArg } from './namespace-params.js';
 import { servicesOf } from './services.js';
@@ -91,6 +91,20 @@ const hardhat =
     return true;
   };
 
+/**
+ * `anvil_<name>` and `hardhat_<name>`: the same params and operation, Anvil's answering `null` and
+ * Hardhat's `true` (documented as "As `anvil_<name>`"). Aliases go to the Anvil name.
+ */
+function anvilAndHardhat<const N extends string, const P extends readonly Param<unknown>[]>(
+  name: N,
+  def: { params: P; handler: (env: EthEnv, args: ParamValues<P>) => unknown; doc: string; aliases?: readonly string[] },
+) {
+  return [
+    route(`anvil_${name}`, { ...def, handler: anvil(def.handler) }),
+    route(`hardhat_${name}`, { params: def.params, handler: hardhat(def.handler), doc: `As \`anvil_${name}\`; answers \`true\`.` }),
+  ] as const;
+}
+
 // ── the routes ──────────────────────────────────────────────────────────────────────────
 
 export const DEVNET_ROUTES = [
@@ -99,12 +113,11 @@ export const DEVNET_ROUTES = [
     handler: evmMine,
     doc: 'Mines one block now (or `blocks` blocks), at `timestamp` if given (a number, or Anvil’s `{timestamp, blocks}`).',
   }),
-  route('anvil_mine', {
+  ...anvilAndHardhat('mine', {
     params: [count, interval],
-    handler: anvil(mine),
+    handler: mine,
     doc: 'Mines `blocks` blocks (default 1) `interval` seconds apart (default 1); empty blocks as one range (10 000 in well under a second); at most `[evm] max-mine-blocks` (default 100 000), else -32602.',
   }),
-  route('hardhat_mine', { params: [count, interval], handler: hardhat(mine), doc: 'As `anvil_mine`; answers `true`.' }),
   route('evm_snapshot', {
     params: [],
     handler: snapshot,
@@ -154,32 +167,21 @@ export const DEVNET_ROUTES = [
     aliases: ['anvil_setBlockGasLimit', 'hardhat_setBlockGasLimit'],
     doc: 'Block gas limit (consensus `max_gas`) of the next blocks.',
   }),
-  route('anvil_setBalance', {
+  ...anvilAndHardhat('setBalance', {
     params: [address, required('balance', 'Big', bigLike)],
-    handler: anvil(setBalance),
+    handler: setBalance,
     doc: 'Sets a balance in the latest state, at once.',
   }),
-  route('hardhat_setBalance', {
-    params: [address, required('balance', 'Big', bigLike)],
-    handler: hardhat(setBalance),
-    doc: 'As `anvil_setBalance`; answers `true`.',
-  }),
-  route('anvil_setCode', {
+  ...anvilAndHardhat('setCode', {
     params: [address, required('code', 'Bytes', bytesOf())],
-    handler: anvil(setCode),
+    handler: setCode,
     doc: 'Sets an account’s code in the latest state.',
   }),
-  route('hardhat_setCode', { params: [address, required('code', 'Bytes', bytesOf())], handler: hardhat(setCode), doc: 'As `anvil_setCode`; answers `true`.' }),
-  route('anvil_setNonce', {
+  ...anvilAndHardhat('setNonce', {
     params: [address, required('nonce', 'Uint64', bigLike)],
-    handler: anvil(setNonce),
+    handler: setNonce,
     aliases: ['evm_setAccountNonce'],
     doc: 'Sets an account’s nonce in the latest state.',
-  }),
-  route('hardhat_setNonce', {
-    params: [address, required('nonce', 'Uint64', bigLike)],
-    handler: hardhat(setNonce),
-    doc: 'As `anvil_setNonce`; answers `true`.',
   }),
   route('anvil_setStorageAt', {
     params: [address, required('slot', 'Hash', slotOf), required('value', 'Hash', slotOf)],
@@ -194,18 +196,12 @@ export const DEVNET_ROUTES = [
     aliases: ['hardhat_setMinGasPrice'],
     doc: 'Minimum gas price CheckTx asks for (and base fee floor).',
   }),
-  route('anvil_impersonateAccount', {
+  ...anvilAndHardhat('impersonateAccount', {
     params: [address],
-    handler: anvil(impersonate),
+    handler: impersonate,
     doc: 'Txs from this address are accepted without its key (eth_sendTransaction).',
   }),
-  route('hardhat_impersonateAccount', { params: [address], handler: hardhat(impersonate), doc: 'As `anvil_impersonateAccount`; answers `true`.' }),
-  route('anvil_stopImpersonatingAccount', { params: [address], handler: anvil(stopImpersonating), doc: 'Ends an impersonation.' }),
-  route('hardhat_stopImpersonatingAccount', {
-    params: [address],
-    handler: hardhat(stopImpersonating),
-    doc: 'As `anvil_stopImpersonatingAccount`; answers `true`.',
-  }),
+  ...anvilAndHardhat('stopImpersonatingAccount', { params: [address], handler: stopImpersonating, doc: 'Ends an impersonation.' }),
   route('anvil_autoImpersonateAccount', {
     params: [required('enabled', 'bool', boolOf)],
     handler: anvil(autoImpersonate),
@@ -244,25 +240,15 @@ export const DEVNET_ROUTES = [
     aliases: ['hardhat_removeBlockTimestampInterval'],
     doc: 'Block times follow the clock again; `true` if an interval was set.',
   }),
-  route('anvil_setNextBlockBaseFeePerGas', {
+  ...anvilAndHardhat('setNextBlockBaseFeePerGas', {
     params: [required('baseFee', 'Big', bigLike)],
-    handler: anvil(setNextBlockBaseFee),
+    handler: setNextBlockBaseFee,
     doc: 'Base fee of the next block; the blocks after follow EIP-1559 from it.',
   }),
-  route('hardhat_setNextBlockBaseFeePerGas', {
-    params: [required('baseFee', 'Big', bigLike)],
-    handler: hardhat(setNextBlockBaseFee),
-    doc: 'As `anvil_setNextBlockBaseFeePerGas`; answers `true`.',
-  }),
-  route('anvil_setLoggingEnabled', {
+  ...anvilAndHardhat('setLoggingEnabled', {
     params: [required('enabled', 'bool', boolOf)],
-    handler: anvil(setLoggingEnabled),
+    handler: setLoggingEnabled,
     doc: 'Turns the node’s log output (and the CLI’s tx and block lines) off and on.',
-  }),
-  route('hardhat_setLoggingEnabled', {
-    params: [required('enabled', 'bool', boolOf)],
-    handler: hardhat(setLoggingEnabled),
-    doc: 'As `anvil_setLoggingEnabled`; answers `true`.',
   }),
   route('anvil_setRpcUrl', {
     params: [required('url', 'string', stringOf)],
