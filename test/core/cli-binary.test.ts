@@ -15,29 +15,13 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { CONFIG_KEYS, JSON_RPC_NAMESPACES, keyName, parseDurationMs, type ConfigKey } from '../../src/config/keys.js';
 import { signTransfer } from '../helpers/txs.js';
 import { connectAbci } from '../abci-socket/client.js';
-import { CLI_BIN as bin, freePort, killAll, spawnCli } from '../helpers/cli.js';
+import { CLI_BIN as bin, freePort, killAll, spawnCli, PORTS0 } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'chainlet-bin-'));
 afterEach(killAll);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
-const PORTS0 = [
-  '--rpc.laddr',
-  'tcp://127.0.0.1:0',
-  '--json-rpc.address',
-  '127.0.0.1:0',
-  '--json-rpc.ws-address',
-  '127.0.0.1:0',
-  '--routing.address',
-  '127.0.0.1:0',
-  '--svm-rpc',
-  '127.0.0.1:0',
-  '--svm-ws',
-  '127.0.0.1:0',
-  '--hub-rpc',
-  'tcp://127.0.0.1:0',
-];
 
 /** Starts the binary with text output (stdout is a pipe here); resolves with its stdout once the banner is complete. */
 async function start(args: string[]): Promise<{ child: ChildProcess; out: () => string; banner: string }> {

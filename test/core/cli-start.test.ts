@@ -12,28 +12,12 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { SigningStargateClient } from '@cosmjs/stargate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
-import { CLI_BIN as bin, freePort, killAll, spawnCli } from '../helpers/cli.js';
+import { CLI_BIN as bin, freePort, killAll, spawnCli, PORTS0 } from '../helpers/cli.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 afterEach(killAll);
 
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
-const PORTS0 = [
-  '--rpc.laddr',
-  'tcp://127.0.0.1:0',
-  '--json-rpc.address',
-  '127.0.0.1:0',
-  '--json-rpc.ws-address',
-  '127.0.0.1:0',
-  '--routing.address',
-  '127.0.0.1:0',
-  '--svm-rpc',
-  '127.0.0.1:0',
-  '--svm-ws',
-  '127.0.0.1:0',
-  '--hub-rpc',
-  'tcp://127.0.0.1:0',
-];
 
 interface Started {
   child: ChildProcess;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../src/node/node.js';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCli, PORTS0 } from '../helpers/cli.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'chainlet-cli-'));
@@ -66,26 +66,7 @@ describe('cli', () => {
   it('start: flags override the files; prints the dev accounts; stops on SIGINT', async () => {
     const home = join(tmp, 'h1');
     expect(run('init', '--home', home).status).toBe(0);
-    const s = start([
-      '--home',
-      home,
-      '--rpc.laddr',
-      'tcp://127.0.0.1:0',
-      '--json-rpc.address',
-      '127.0.0.1:0',
-      '--json-rpc.ws-address',
-      '127.0.0.1:0',
-      '--routing.address',
-      '127.0.0.1:0',
-      '--svm-rpc',
-      '127.0.0.1:0',
-      '--svm-ws',
-      '127.0.0.1:0',
-      '--hub-rpc',
-      'tcp://127.0.0.1:0',
-      '--log-level',
-      'silent',
-    ]);
+    const s = start(['--home', home, ...PORTS0, '--log-level', 'silent']);
     const { child } = s;
     const out = await banner(s);
     expect(out).toContain('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
@@ -113,20 +94,7 @@ describe('cli', () => {
       '20ms',
       '--consensus.timeout_precommit',
       '20ms',
-      '--rpc.laddr',
-      'tcp://127.0.0.1:0',
-      '--json-rpc.address',
-      '127.0.0.1:0',
-      '--json-rpc.ws-address',
-      '127.0.0.1:0',
-      '--routing.address',
-      '127.0.0.1:0',
-      '--svm-rpc',
-      '127.0.0.1:0',
-      '--svm-ws',
-      '127.0.0.1:0',
-      '--hub-rpc',
-      'tcp://127.0.0.1:0',
+      ...PORTS0,
       '--log-level',
       'silent',
     ]);

@@ -10,6 +10,24 @@ import { fileURLToPath } from 'node:url';
 /** The built CLI, what `npm start` and `npx chainlet` run. */
 export const CLI_BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
+/** `chainlet start` flags that put every server of the default network on a port the OS picks. */
+export const PORTS0: readonly string[] = [
+  '--rpc.laddr',
+  'tcp://127.0.0.1:0',
+  '--json-rpc.address',
+  '127.0.0.1:0',
+  '--json-rpc.ws-address',
+  '127.0.0.1:0',
+  '--routing.address',
+  '127.0.0.1:0',
+  '--svm-rpc',
+  '127.0.0.1:0',
+  '--svm-ws',
+  '127.0.0.1:0',
+  '--hub-rpc',
+  'tcp://127.0.0.1:0',
+];
+
 export interface SpawnCliOptions {
   /** The script to run; the built CLI unless given (e.g. `src/cli/main.ts` with `nodeArgs: ['--import', 'tsx']`). */
   bin?: string;
