@@ -6,8 +6,9 @@ import { BACKEND_ENV, loadUws, resolveBackendChoice, selectBackend } from './bac
 import { BackendUnavailableError, InvalidBackendError } from './errors.js';
 
 describe('resolveBackendChoice', () => {
-  it('defaults to auto and follows the option', () => {
-    expect(resolveBackendChoice(undefined, {})).toBe('auto');
+  it('defaults to node:http and follows the option', () => {
+    expect(resolveBackendChoice(undefined, {})).toBe('node');
+    expect(resolveBackendChoice('auto', {})).toBe('auto');
     expect(resolveBackendChoice('node', {})).toBe('node');
   });
 

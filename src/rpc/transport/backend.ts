@@ -1,5 +1,10 @@
 /**
- * Backend selection: uWebSockets.js when its native module loads, node:http + ws otherwise.
+ * Backend selection: node:http + ws by default; uWebSockets.js on request ('uws', or 'auto': uWS
+ * when its native module loads, else node).
+ *
+ * node:http is the default because uWS's parser resets a connection whose request head is over
+ * ~64 KiB (often right after our 414/431 is written, over ~128 KiB before our code runs), so those
+ * requests could not be answered in the family's form; node:http answers every one (issue 33).
  *
  * The npm package silently swaps in its own pure-JS fallback when the binary does not match the
  * Node ABI; we load the binary ourselves instead, so that "uws" always means the native server
@@ -41,7 +46,7 @@ export function resolveBackendChoice(option: BackendChoice | undefined, env = pr
     if (!CHOICES.has(v)) throw new InvalidBackendError(fromEnv, 'env');
     return v as BackendChoice;
   }
-  const v = option ?? 'auto';
+  const v = option ?? 'node';
   if (!CHOICES.has(v)) throw new InvalidBackendError(String(v), 'option');
   return v;
 }

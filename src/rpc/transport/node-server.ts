@@ -32,13 +32,17 @@ const CLIENT_ERRORS: Record<string, 'headersTooLarge' | 'requestTimeout' | undef
   ERR_HTTP_REQUEST_TIMEOUT: 'requestTimeout',
 };
 
+/** How long a URL node's parser lets through to our 414 (a few times the default 64 KiB URL limit). */
+const URL_ROOM_BYTES = 1 << 20;
+
 export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
   const { opts, log, pipeline } = ctx;
   const requestTimeout = opts.requestTimeoutMs ?? 0;
   const server = createServer({
-    // Room for a long URL, so that it gets 414 below (as on uWS) rather than node's 431; the head
-    // limit itself is checked in the request handler, counted as on uWS.
-    maxHeaderSize: opts.maxHeaderBytes + pipeline.maxUrlBytes,
+    // Room for a long URL (up to URL_ROOM_BYTES past the URL limit), so that it gets 414 below rather
+    // than node's 431 (which cannot tell a long URL from long headers); the head limit itself is
+    // checked in the request handler. Only a head over this room gets node's 431.
+    maxHeaderSize: opts.maxHeaderBytes + Math.max(pipeline.maxUrlBytes, URL_ROOM_BYTES),
     joinDuplicateHeaders: true,
     noDelay: true,
     // How often node looks for requests past requestTimeout (default 30 s is too coarse).
@@ -49,7 +53,7 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
     server.headersTimeout = Math.min(server.headersTimeout, requestTimeout);
   }
   if (opts.idleTimeoutMs !== undefined) server.keepAliveTimeout = opts.idleTimeoutMs;
-  if (opts.maxOpenConnections > 0) server.maxConnections = opts.maxOpenConnections;
+  const maxConn = opts.maxOpenConnections;
 
   let stopping = false;
   let inflight = 0;
@@ -58,6 +62,10 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
   const conns = new Set<NodeWsConnection>();
   const rawWs = new Set<WebSocket>();
   const drain = new Drain(() => inflight === 0 && rawWs.size === 0);
+  // The connection limit counts requests being answered and open WebSockets, not idle keep-alive
+  // sockets (as on uWS): a client's pool of idle sockets must not lock others out. Beyond it, the
+  // socket closes without an answer.
+  const overLimit = (): boolean => maxConn > 0 && inflight + rawWs.size >= maxConn;
 
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -80,6 +88,10 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
     const method = req.method ?? 'GET';
     if (stopping) {
       writeResponse(res, method, pipeline.shuttingDown(), true);
+      return;
+    }
+    if (overLimit()) {
+      req.socket.destroy();
       return;
     }
     const url = req.url ?? '/';
@@ -181,7 +193,7 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const { path, rawQuery } = splitUrl(req.url);
-    if (stopping) {
+    if (stopping || overLimit()) {
       socket.destroy();
       return;
     }

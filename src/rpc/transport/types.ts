@@ -94,7 +94,7 @@ export interface ServerOptions {
   host: string;
   /** 0 = the OS picks a free port. */
   port: number;
-  /** Env CHAINLET_HTTP_BACKEND overrides. Default 'auto' (uWS if it loads, else node:http). */
+  /** Env CHAINLET_HTTP_BACKEND overrides. Default 'node' (node:http); 'uws' or 'auto' (uWS if it loads) on request. */
   backend?: BackendChoice;
   /** Larger bodies get 413 without being buffered past the limit. */
   maxBodyBytes: number;
