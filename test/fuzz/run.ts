@@ -68,6 +68,9 @@ export interface FuzzReport {
   rssPeakMb: number;
   rssAfterMb: number;
   rssWithinSlack: boolean;
+  /** JS heap, external and ArrayBuffer memory after a full collection, idle and after the run (is what RSS kept ours?). */
+  heapIdle: HeapMb | undefined;
+  heapAfter: HeapMb | undefined;
   /** The chains at idle and after the run (heights, pool), to read RSS against. */
   stateIdle?: Record<string, unknown>;
   stateAfter?: Record<string, unknown>;
@@ -188,15 +191,32 @@ async function startCli(p: Ports, log: (s: string) => void): Promise<ChildProces
 
 const inspectorUrls = new WeakMap<ChildProcess, string>();
 
-/** A full garbage collection in the child, through its inspector (HeapProfiler.collectGarbage). */
-async function collectGarbage(child: ChildProcess): Promise<void> {
+/** The child's `process.memoryUsage()` in MB, after a full garbage collection through its inspector. */
+interface HeapMb {
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** A full garbage collection in the child, through its inspector (HeapProfiler.collectGarbage), then its heap figures. */
+async function collectGarbage(child: ChildProcess): Promise<HeapMb | undefined> {
   const url = inspectorUrls.get(child);
-  if (!url) return;
+  if (!url) return undefined;
   const ws = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => {
+  const usage = await new Promise<HeapMb | undefined>((resolve, reject) => {
     ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
     ws.on('message', (m) => {
-      if ((JSON.parse(String(m)) as { id?: number }).id === 1) resolve();
+      const msg = JSON.parse(String(m)) as { id?: number; result?: { result?: { value?: string } } };
+      if (msg.id === 1)
+        ws.send(JSON.stringify({ id: 2, method: 'Runtime.evaluate', params: { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true } }));
+      if (msg.id === 2) {
+        const v = msg.result?.result?.value;
+        if (!v) return resolve(undefined);
+        const u = JSON.parse(v) as Record<string, number>;
+        const mb = (n: number | undefined) => Math.round(((n ?? 0) / 1048576) * 10) / 10;
+        resolve({ heapTotal: mb(u['heapTotal']), heapUsed: mb(u['heapUsed']), external: mb(u['external']), arrayBuffers: mb(u['arrayBuffers']) });
+      }
     });
     ws.once('error', reject);
   });
@@ -204,6 +224,7 @@ async function collectGarbage(child: ChildProcess): Promise<void> {
     ws.once('close', () => resolve());
     ws.close();
   });
+  return usage;
 }
 
 type Check = (o: Extract<Outcome, { ok: true }>, f: Fuzzed) => string | undefined;
@@ -495,7 +516,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     // Warm up (lazy modules, caches), settle, then take the idle RSS.
     for (const f of families) await runHttpFamily(f, 100, seed + 99, 4, secrets, deadline, true);
     await sleep(2000);
-    await collectGarbage(child);
+    const heapIdle = await collectGarbage(child);
     const rssIdleMb = rssMb(child.pid!);
     const stateIdle = await stateSummary(ports);
     let chainState: Record<string, unknown> | undefined;
@@ -540,7 +561,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const livenessProblems = alive ? await liveness(ports) : ['the node process exited'];
     // Memory back: poll until within the slack (collections come when they come), at most 30 s.
     const slack = o.rssSlack ?? 0.2;
-    if (alive) await collectGarbage(child);
+    const heapAfter = alive ? await collectGarbage(child) : undefined;
     let rssAfterMb = alive ? rssMb(child.pid!) : NaN;
     for (let t = 0; alive && t < 30 && rssAfterMb > rssIdleMb * (1 + slack); t++) {
       await sleep(1000);
@@ -550,7 +571,21 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     const complete = reports.length === (o.only ? reports.length : 9) && reports.length > 0 && reports.every((r) => r.sent === o.perFamily);
     const rssWithinSlack = rssAfterMb <= rssIdleMb * (1 + slack);
     const ok = alive && complete && livenessProblems.length === 0 && rssWithinSlack && reports.every((r) => r.problems === 0 && r.secretLeaks === 0);
-    return { families: reports, alive, livenessProblems, rssIdleMb, rssPeakMb, rssAfterMb, rssWithinSlack, stateIdle, stateAfter: chainState, complete, ok };
+    return {
+      families: reports,
+      alive,
+      livenessProblems,
+      rssIdleMb,
+      rssPeakMb,
+      rssAfterMb,
+      rssWithinSlack,
+      heapIdle,
+      heapAfter,
+      stateIdle,
+      stateAfter: chainState,
+      complete,
+      ok,
+    };
   } finally {
     if (child.exitCode === null) {
       child.kill('SIGTERM');

@@ -20,6 +20,7 @@ import { Drain, SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON, guard, serverUrls, t
 import { ListenError } from './errors.js';
 import { NodeWsConnection } from './node-connection.js';
 import { HEADER_NAME_OK, HEADER_VALUE_OK, createHttpRequest, isManagedHeader, statusLine } from './pipeline.js';
+import { BodyBuffer } from './body-buffer.js';
 import { formatHostPort, normalizeIp } from './remote-address.js';
 import type { HttpResponse, RunningServer } from './types.js';
 import { WsKeepAlive } from './ws-keepalive.js';
@@ -129,23 +130,20 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
     // Client went away before we answered.
     res.once('close', () => finish(undefined));
 
-    const chunks: Buffer[] = [];
-    let received = 0;
+    const body = new BodyBuffer(declared === undefined ? undefined : Number(declared));
     req.on('data', (chunk: Buffer) => {
       if (finished) return;
-      received += chunk.length;
-      if (received > opts.maxBodyBytes) {
+      if (body.size + chunk.length > opts.maxBodyBytes) {
         // Stop buffering; node reads and drops the later chunks (see the header).
-        chunks.length = 0;
+        body.clear();
         finish(pipeline.bodyTooLarge());
         return;
       }
-      chunks.push(chunk);
+      body.push(chunk);
     });
     req.on('end', () => {
       if (finished) return;
-      const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
-      const out = pipeline.handle(createHttpRequest(method, path, rawQuery, headers, body, normalizeIp(req.socket.remoteAddress ?? '')));
+      const out = pipeline.handle(createHttpRequest(method, path, rawQuery, headers, body.take(), normalizeIp(req.socket.remoteAddress ?? '')));
       if (out instanceof Promise) out.then((r) => finish(r));
       else finish(out);
     });
