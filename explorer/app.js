@@ -676,6 +676,19 @@ async function useChain(chain) {
   renderDashboard();
 }
 
+/**
+ * Runs `fn` every `ms` while the page is visible: a tab in the background asks the node nothing,
+ * and catches up at once when shown again.
+ */
+function whileVisible(ms, fn) {
+  setInterval(() => {
+    if (document.visibilityState !== 'hidden') fn();
+  }, ms);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') fn();
+  });
+}
+
 async function start() {
   state.config = await fetch('/explorer/api/config').then((r) => r.json());
   await loadAssets();
@@ -685,13 +698,13 @@ async function start() {
   await useChain(state.config.comet_chains[0]);
   await refreshMempool();
   // Admission has no CometBFT event: the mempool is re-read each second.
-  setInterval(async () => {
+  whileVisible(1000, async () => {
     await refreshMempool();
     if (!location.hash || location.hash === '#/') updateSection('mempool', mempoolSection());
-  }, 1000);
+  });
   // IBC transfers: re-read on each new block of the followed chain, and every 2 s (the other chain's blocks).
   await refreshIbc();
-  if (state.ibc.enabled) setInterval(refreshIbc, 2000);
+  if (state.ibc.enabled) whileVisible(2000, refreshIbc);
   if (state.config.svm) {
     const pollSvm = async () => {
       const [slot, blockHeight] = await Promise.all([svm('getSlot'), svm('getBlockHeight')]).catch(() => [null, null]);
@@ -703,7 +716,7 @@ async function start() {
       }
     };
     await pollSvm();
-    setInterval(pollSvm, 1000);
+    whileVisible(1000, pollSvm);
   }
   await route();
 }

@@ -30,6 +30,7 @@ import { logAccountWrites, type AccountWriteLog } from './account-write-log.js';
 import { CommittedState } from './committed-state.js';
 import { LiveStateManager } from './live-state.js';
 import { FastReadStateManager } from './fast-read-state.js';
+import { hashCaches, useHashMaps } from './hash-caches.js';
 import { speedUpEvm } from './interpreter/fast-evm.js';
 
 export interface EvmRuntime {
@@ -64,6 +65,8 @@ export async function createRuntime(
   const common = createChainCommon(chain);
   const caches = new Caches();
   const accountWrites = logAccountWrites(caches);
+  useHashMaps(caches); // after the account cache became the logging one
+
   const state = new LiveStateManager({ common, trie: openTrie(trieDb, common, root), caches }, accountWrites, !reference);
   const committed = new CommittedState((r) => checkStateAt(trieDb, common, r), root, committedAccounts);
   const blockHashes = new RecentBlockHashes();
@@ -107,12 +110,12 @@ function chainPrecompiles(ics20: () => Ics20Context | undefined): NonNullable<EV
  * first flush them into the trie.
  */
 export function checkStateAt(trieDb: LevelTrieDB, common: Common, root: Uint8Array | undefined): MerkleStateManager {
-  return new FastReadStateManager({ common, trie: openTrie(trieDb, common, root), caches: new Caches({ storage: { size: 0 } }) });
+  return new FastReadStateManager({ common, trie: openTrie(trieDb, common, root), caches: hashCaches({ storage: { size: 0 } }) });
 }
 
 /** An independent state manager at `root`: it reads the shared nodes and keeps its writes private. */
 export function stateManagerAt(trieDb: LevelTrieDB, common: Common, root: Uint8Array): MerkleStateManager {
-  return new FastReadStateManager({ common, trie: openTrie(new OverlayTrieDB(trieDb), common, root), caches: new Caches() });
+  return new FastReadStateManager({ common, trie: openTrie(new OverlayTrieDB(trieDb), common, root), caches: hashCaches() });
 }
 
 function openTrie(db: DB<string, Uint8Array>, common: Common, root: Uint8Array | undefined): MerklePatriciaTrie {

@@ -42,4 +42,18 @@ describe('SvmHistory', () => {
     expect(h.firstAvailableBlock()).toBe(3n);
     expect([...h.allBlocks()].map((b) => b.slot)).toEqual([3n, 4n, 5n]);
   });
+
+  it('keeps evicting the oldest block and record through long churn (its cursors survive the maps compacting)', () => {
+    const h = new SvmHistory(50, 20);
+    for (let s = 0n; s < 5_000n; s++) {
+      h.closeBlock(block(s));
+      h.add(rec(`sig${s}`, s, ['X']));
+    }
+    expect([...h.allBlocks()].map((b) => b.slot)).toEqual(Array.from({ length: 20 }, (_, i) => 4_980n + BigInt(i)));
+    expect(h.size).toBe(50);
+    expect(h.get('sig4949')).toBeUndefined();
+    expect(h.get('sig4950')?.slot).toBe(4_950n);
+    expect(h.firstAvailableBlock()).toBe(4_980n);
+    expect(h.signaturesFor('X', { limit: 100, maxSlot: 10_000n })).toHaveLength(50);
+  });
 });

@@ -2,8 +2,9 @@
  * An SVM chain on LiteSVM: LiteSVM executes; this module provides what a validator adds around it
  * (REFERENCE-SVM "What LiteSVM leaves to the host"):
  *
- *   slots      advance on the network's clock (`advanceSlot`, a timer in svm-chain.ts, or `mine`);
- *              each slot gets a new blockhash, the Clock sysvar's slot, epoch and unix time
+ *   slots      advance on the wall clock (`startClock`: slot-clock.ts, closed when the ledger is
+ *              read, no ticking timer) or at once (`advanceSlot`, the chain's `mine`); each slot
+ *              gets a new blockhash, the Clock sysvar's slot, epoch and unix time
  *   blockhash  the last 150 are valid (`BlockhashNotFound` otherwise); LiteSVM's own check is off
  *   replay     every signature is remembered for the window (`AlreadyProcessed`)
  *   records    per tx: slot, block time, fee, pre/post balances, logs, compute units, error, and
@@ -33,6 +34,7 @@ import { recordFromJson, recordToJson, type SavedRecord } from './record-json.js
 import { lamportsOf, sameAccount, type AccountRead } from './account-state.js';
 import { TOKEN_ACCOUNT_SIZE } from './spl.js';
 import { fundGenesis } from './genesis.js';
+import { SlotClock } from './slot-clock.js';
 
 export { parseMint, parseTokenAccount } from './spl.js';
 
@@ -124,8 +126,9 @@ export class SvmLedger {
   readonly devAccounts: SolanaKeypair[];
   readonly mint: string;
   readonly genesisHash: string;
-  slot = 0n;
-  blockHeight = 0n;
+  /** The open slot and the block height (read through `slot` / `blockHeight`, which catch the clock up). */
+  private cur = 0n;
+  private height = 0n;
   private readonly now: () => number;
   /** blockhash → slot, newest last; at most BLOCKHASH_WINDOW + 1. */
   private readonly blockhashes = new Map<string, bigint>();
@@ -134,15 +137,19 @@ export class SvmLedger {
   /** Every account the genesis, a tx or an airdrop wrote (what `save` writes). */
   private readonly known = new Set<string>();
   private readonly seen = new Map<string, SignatureSeen>();
-  readonly history: SvmHistory;
+  private readonly hist: SvmHistory;
   /** owner → token account addresses. */
   private readonly tokenOwners = new Map<string, Set<string>>();
-  private readonly slotListeners = new Set<(slot: bigint) => void>();
+  private readonly slotListeners = new Set<(slot: bigint, more: boolean) => void>();
+  /** Slot listeners that must hear of each slot as it closes (slotSubscribe): they keep the clock's timer armed. */
+  private liveListeners = 0;
+  private clock: SlotClock | undefined;
+  private syncing = false;
   private readonly txListeners = new Set<(r: SvmTxRecord) => void>();
 
   private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, o: SvmLedgerOptions, saved?: SvmLedgerState) {
     const now = o.now ?? Date.now;
-    this.history = new SvmHistory(o.maxRecords, o.maxBlocks);
+    this.hist = new SvmHistory(o.maxRecords, o.maxBlocks);
     this.svm = svm;
     this.devAccounts = devAccounts;
     this.mint = mint;
@@ -150,8 +157,8 @@ export class SvmLedger {
     this.latest = svm.latestBlockhash();
     if (saved) {
       this.genesisHash = saved.genesisHash;
-      this.slot = BigInt(saved.slot);
-      this.blockHeight = BigInt(saved.blockHeight);
+      this.cur = BigInt(saved.slot);
+      this.height = BigInt(saved.blockHeight);
       for (const [h, s, t] of saved.blockhashes) {
         this.blockhashes.set(h, BigInt(s));
         this.slotTimes.set(BigInt(s), t);
@@ -162,8 +169,8 @@ export class SvmLedger {
         this.known.add(a.address);
         this.indexTokenAccount(a.address);
       }
-      for (const [s, h, t, height] of saved.blocks ?? []) this.history.closeBlock({ slot: BigInt(s), blockhash: h, timeMs: t, blockHeight: BigInt(height) });
-      for (const r of saved.records ?? []) this.history.add(recordFromJson(r));
+      for (const [s, h, t, height] of saved.blocks ?? []) this.hist.closeBlock({ slot: BigInt(s), blockhash: h, timeMs: t, blockHeight: BigInt(height) });
+      for (const r of saved.records ?? []) this.hist.add(recordFromJson(r));
     } else {
       this.genesisHash = b58.decode(createHash('sha256').update(`chainlet svm genesis ${this.latest}`).digest());
       this.blockhashes.set(this.latest, 0n);
@@ -185,6 +192,7 @@ export class SvmLedger {
 
   /** The chain's state as JSON-friendly values (LiteSVM 1.4 has no snapshot of its own). */
   save(): SvmLedgerState {
+    this.sync();
     const blockhashes: [string, string, number][] = [...this.blockhashes].map(([h, s]) => [h, s.toString(), this.slotTimes.get(s) ?? this.now()]);
     const accounts: SvmSavedAccount[] = [];
     for (const address of this.known) {
@@ -230,12 +238,13 @@ export class SvmLedger {
 
   replayRecord(rec: SvmTxRecord): void {
     if (rec.wire.length > 0) this.seen.set(rec.signature, { slot: rec.slot });
-    this.history.add(rec);
+    this.hist.add(rec);
   }
 
   replaySlot(slot: bigint, blockhash: string, timeMs: number): void {
-    if (slot !== this.slot + 1n) throw new Error(`svm journal: slot ${slot} does not follow slot ${this.slot}`);
+    if (slot !== this.cur + 1n) throw new Error(`svm journal: slot ${slot} does not follow slot ${this.cur}`);
     this.enterSlot(blockhash, timeMs);
+    this.setClock();
   }
 
   static async create(o: SvmLedgerOptions): Promise<SvmLedger> {
@@ -255,51 +264,141 @@ export class SvmLedger {
 
   // ── slots and blockhashes ──
 
-  /** Closes the current slot: a new blockhash (the oldest leaves the window), the clock moves on. */
+  /** The open slot (the clock's due slots closed first). */
+  get slot(): bigint {
+    this.sync();
+    return this.cur;
+  }
+
+  get blockHeight(): bigint {
+    this.sync();
+    return this.height;
+  }
+
+  /** Blocks and tx records, up to the slots due by now. */
+  get history(): SvmHistory {
+    this.sync();
+    return this.hist;
+  }
+
+  /**
+   * Slots follow the wall clock from now on, one every `slotMs`: closed when the ledger is next read
+   * (or by the clock's one-shot timer while a live slot listener or an open slot's txs wait for it).
+   */
+  startClock(slotMs: number): void {
+    this.clock?.stop();
+    this.clock = new SlotClock(slotMs, this.now, () => {
+      this.sync();
+      this.armIfWanted();
+    });
+    this.armIfWanted();
+  }
+
+  stopClock(): void {
+    this.sync();
+    this.clock?.stop();
+    this.clock = undefined;
+  }
+
+  /** Whether the clock's timer is armed (tests: an idle chain runs none). */
+  get clockArmed(): boolean {
+    return this.clock?.armed ?? false;
+  }
+
+  /** Closes the current slot now (after any the clock has due): a new blockhash, the clock moves on. */
   advanceSlot(): void {
+    this.sync();
+    // As in `sync`: a listener's read must not close the next slot in the middle of this one
+    // (the journal would write the later slot first, and refuse to replay it).
+    this.syncing = true;
+    try {
+      this.closeSlot(this.now(), false);
+    } finally {
+      this.syncing = false;
+    }
+    this.setClock();
+    this.armIfWanted();
+  }
+
+  /** Closes the slots the clock has due; listeners (and a journal's sync) run per slot, in order. */
+  private sync(): void {
+    if (!this.clock || this.syncing) return;
+    this.syncing = true;
+    try {
+      if (this.clock.catchUp((t, more) => this.closeSlot(t, more)) > 0) this.setClock();
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private closeSlot(timeMs: number, more: boolean): void {
     this.svm.expireBlockhash();
-    this.enterSlot(this.svm.latestBlockhash(), this.now());
-    for (const l of this.slotListeners) l(this.slot);
+    this.enterSlot(this.svm.latestBlockhash(), timeMs);
+    for (const l of this.slotListeners) l(this.cur, more);
+  }
+
+  /** The timer runs only while someone waits for a slot to close as it happens. */
+  private armIfWanted(): void {
+    if (this.clock && (this.liveListeners > 0 || this.hist.txCount(this.cur) > 0)) this.clock.arm();
   }
 
   /** The current slot's block is closed (history); slot `slot + 1` starts with `blockhash`. */
   private enterSlot(blockhash: string, timeMs: number): void {
-    this.history.closeBlock({ slot: this.slot, blockhash: this.latest, timeMs: this.slotTimes.get(this.slot) ?? timeMs, blockHeight: this.blockHeight });
-    this.slot += 1n;
-    this.blockHeight += 1n;
+    this.hist.closeBlock({ slot: this.cur, blockhash: this.latest, timeMs: this.slotTimes.get(this.cur) ?? timeMs, blockHeight: this.height });
+    this.cur += 1n;
+    this.height += 1n;
     this.latest = blockhash;
-    this.blockhashes.set(this.latest, this.slot);
-    this.slotTimes.set(this.slot, timeMs);
+    this.blockhashes.set(this.latest, this.cur);
+    this.slotTimes.set(this.cur, timeMs);
     while (this.blockhashes.size > BLOCKHASH_WINDOW + 1) this.blockhashes.delete(this.blockhashes.keys().next().value!);
     while (this.slotTimes.size > BLOCKHASH_WINDOW + 1) this.slotTimes.delete(this.slotTimes.keys().next().value!);
-    const oldest = this.slot - BigInt(BLOCKHASH_WINDOW) - 1n;
+    const oldest = this.cur - BigInt(BLOCKHASH_WINDOW) - 1n;
     for (const [sig, s] of this.seen) {
       if (s.slot >= oldest) break;
       this.seen.delete(sig);
     }
-    this.setClock();
   }
 
   /** The blockhash and start time (ms) of slot `slot`, while it is in the window. */
   slotInfo(slot: bigint): { blockhash: string; timeMs: number; txs: number } | undefined {
+    this.sync();
     for (const [h, s] of this.blockhashes)
-      if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.history.txCount(slot) };
+      if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.hist.txCount(slot) };
     return undefined;
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
+    this.sync();
     return { blockhash: this.latest, lastValidBlockHeight: this.blockHeight + BigInt(BLOCKHASH_WINDOW) };
   }
 
   /** Valid while fewer than 150 newer blockhashes exist (as on Solana). */
   isBlockhashValid(blockhash: string): boolean {
+    this.sync();
     const s = this.blockhashes.get(blockhash);
     return s !== undefined && this.slot - s <= BigInt(BLOCKHASH_WINDOW);
   }
 
-  onSlot(l: (slot: bigint) => void): () => void {
-    this.slotListeners.add(l);
-    return () => this.slotListeners.delete(l);
+  /**
+   * `l` hears of each slot closed, in order (`more`: further slots close in the same catch-up). A
+   * `live` listener hears of it as it closes (a timer runs while one exists); others may hear of a
+   * run of slots at the next read.
+   */
+  onSlot(l: (slot: bigint, more: boolean) => void, opts: { live?: boolean } = {}): () => void {
+    // Each registration is its own entry (one function may be added twice, live or not).
+    const entry = (slot: bigint, more: boolean) => l(slot, more);
+    this.slotListeners.add(entry);
+    if (opts.live) {
+      this.liveListeners++;
+      this.armIfWanted();
+    }
+    let on = true;
+    return () => {
+      if (!on) return;
+      on = false;
+      this.slotListeners.delete(entry);
+      if (opts.live) this.liveListeners--;
+    };
   }
 
   onTransaction(l: (r: SvmTxRecord) => void): () => void {
@@ -311,8 +410,9 @@ export class SvmLedger {
 
   /** Checks and executes signed wire bytes; a tx that fails on chain is recorded (it paid its fee). */
   send(wire: Uint8Array): SvmTxRecord {
+    this.sync();
     const { tx, signature, blockhash, accountKeys, writable } = this.decode(wire);
-    if (this.seen.has(signature) || this.history.get(signature))
+    if (this.seen.has(signature) || this.hist.get(signature))
       throw new SvmTxError('AlreadyProcessed', 'Transaction simulation failed: This transaction has already been processed');
     if (!this.isBlockhashValid(blockhash)) throw new SvmTxError('BlockhashNotFound', 'Transaction simulation failed: Blockhash not found');
     // Only writable accounts can change: read-only ones (program code included) are not copied twice.
@@ -360,6 +460,7 @@ export class SvmLedger {
 
   /** Runs without committing (simulateTransaction); `sigVerify` false skips signature checks. */
   simulate(wire: Uint8Array): { err: TxErrorJson | null; logs: string[]; unitsConsumed: bigint } {
+    this.sync();
     const { tx, blockhash } = this.decode(wire);
     if (!this.isBlockhashValid(blockhash)) return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0n };
     const r = this.svm.simulateTransaction(tx);
@@ -369,6 +470,7 @@ export class SvmLedger {
   }
 
   airdrop(to: string, amount: bigint): string {
+    this.sync();
     const before = this.balance(to);
     const acct = this.svm.getAccount(toAddress(to));
     this.svm.setAccount({
@@ -381,7 +483,7 @@ export class SvmLedger {
     });
     this.known.add(to);
     // A faucet credit has no transaction of its own here: its "signature" names the credit.
-    const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${this.slot} ${this.history.size} ${this.now()}`).digest());
+    const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${this.slot} ${this.hist.size} ${this.now()}`).digest());
     const rec: SvmTxRecord = {
       signature,
       slot: this.slot,
@@ -402,7 +504,7 @@ export class SvmLedger {
   }
 
   transaction(signature: string): SvmTxRecord | undefined {
-    return this.history.get(signature);
+    return this.hist.get(signature);
   }
 
   // ── accounts ──
@@ -470,7 +572,9 @@ export class SvmLedger {
   }
 
   private remember(rec: SvmTxRecord): void {
-    this.history.add(rec);
+    this.hist.add(rec);
+    // The open slot now holds a tx: its block closes on time.
+    this.armIfWanted();
   }
 
   private indexTokenAccount(addr: string): void {
@@ -485,8 +589,8 @@ export class SvmLedger {
   private setClock(): void {
     const c = this.svm.getClock();
     const unix = BigInt(Math.floor(this.now() / 1000));
-    c.slot = this.slot;
-    c.epoch = this.slot / SLOTS_PER_EPOCH;
+    c.slot = this.cur;
+    c.epoch = this.cur / SLOTS_PER_EPOCH;
     c.unixTimestamp = unix;
     this.svm.setClock(c);
   }

@@ -30,7 +30,8 @@ export interface RunningEthRpc {
   stop(): Promise<void>;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+// Frozen: the transport validates it and merges CORS into it once, not per response.
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
 const CORS_METHODS = ['GET', 'POST', 'HEAD'];
 const CORS_HEADERS = ['Origin', 'Accept', 'Content-Type', 'X-Requested-With'];
 
@@ -61,7 +62,9 @@ export async function startEthServer(service: EthService, logger: Logger): Promi
 
   const onHttp = async (req: HttpRequest): Promise<HttpResponse> => {
     if (req.method !== 'POST') return jsonRpcTransportError(405, 'method not allowed');
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const raw = req.headers['content-type'];
+    // What clients send, compared as is; anything else (parameters, case, spaces) is parsed.
+    const type = raw === 'application/json' ? raw : (raw ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') return jsonRpcTransportError(415, 'invalid content type, only application/json is supported');
     const body = await dispatcher.handleBody(req.body, { transport: 'http' });
     return { status: 200, headers: JSON_HEADERS, body: body ?? '' };

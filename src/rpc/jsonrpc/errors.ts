@@ -39,8 +39,15 @@ export const SPEC_ERROR_TEXTS: Readonly<ErrorTexts> = Object.freeze({
   responseTooLarge: 'response too large',
 });
 
+/** A family passes one texts object for every request: merged once. */
+const resolved = new WeakMap<Partial<ErrorTexts>, ErrorTexts>();
+
 export function resolveTexts(texts: Partial<ErrorTexts> | undefined): ErrorTexts {
-  return texts ? { ...SPEC_ERROR_TEXTS, ...texts } : SPEC_ERROR_TEXTS;
+  if (!texts) return SPEC_ERROR_TEXTS;
+  let out = resolved.get(texts);
+  // Frozen: callers share it (a caller's later change to `texts` would not show; families pass constants).
+  if (!out) resolved.set(texts, (out = Object.freeze({ ...SPEC_ERROR_TEXTS, ...texts })));
+  return out;
 }
 
 /** `data` is left out of the object when undefined, so it never shows as a key. */

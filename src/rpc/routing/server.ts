@@ -40,8 +40,9 @@ export interface RoutingApi {
   stop(): Promise<void>;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
-const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8' } as const;
+// Frozen: the transport validates them and merges CORS into them once, not per response.
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' } as const);
+const HTML_HEADERS = Object.freeze({ 'content-type': 'text/html; charset=utf-8' } as const);
 export const DEFAULT_MAX_BODY = 2 * 1024 * 1024;
 /** `[routing] max-header-bytes` when a RoutingConfig leaves it out. */
 const DEFAULT_MAX_HEADER = 16 * 1024;

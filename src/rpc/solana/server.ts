@@ -35,14 +35,18 @@ export interface RunningSolanaRpc {
   stop(): Promise<void>;
 }
 
+// Frozen: the transport validates them and merges CORS into them once, not per response.
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
+const TEXT_HEADERS = Object.freeze({ 'content-type': 'text/plain' });
+
 export async function startSolanaRpc(env: SolanaEnv, o: SolanaRpcOptions): Promise<RunningSolanaRpc> {
   const log = o.logger.child({ module: 'rpc-solana' });
   const maxBodyBytes = o.maxBodyBytes ?? 50 * 1024 * 1024;
   const dispatcher = createSolanaDispatcher(env, { logger: log, ...(o.maxJsonDepth !== undefined ? { maxJsonDepth: o.maxJsonDepth } : {}) });
   const onHttp = async (req: HttpRequest): Promise<HttpResponse> => {
-    if (req.method === 'GET' && req.path === '/health') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
+    if (req.method === 'GET' && req.path === '/health') return { status: 200, headers: TEXT_HEADERS, body: 'ok' };
     if (req.method !== 'POST') return jsonRpcTransportError(405, 'Used HTTP Method is not allowed. POST or OPTIONS is required');
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: (await dispatcher.handleBody(req.body)) ?? '' };
+    return { status: 200, headers: JSON_HEADERS, body: (await dispatcher.handleBody(req.body)) ?? '' };
   };
   const common = {
     maxBodyBytes,

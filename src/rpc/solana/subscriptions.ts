@@ -71,7 +71,7 @@ export function createSolanaSubscriptions(env: SolanaEnv): SolanaSubscriptions {
         const id = ++nextSub;
         mine.set(
           id,
-          ledger.onSlot((slot) => send(c, 'slotNotification', id, slotJson(slot))),
+          ledger.onSlot((slot) => send(c, 'slotNotification', id, slotJson(slot)), { live: true }),
         );
         return id;
       }

@@ -11,13 +11,15 @@ import type { CorsOptions, HttpResponse } from './types.js';
 export interface CorsPolicy {
   /** The answer to a preflight request, or undefined when the request is not a preflight. */
   preflight(method: string, headers: Record<string, string>, path?: string): HttpResponse | undefined;
-  /** Headers to merge into the response of an actual request. */
-  actualHeaders(method: string, headers: Record<string, string>, path?: string): Record<string, string>;
+  /** Headers to merge into the response of an actual request (read only: may be a shared frozen object). */
+  actualHeaders(method: string, headers: Record<string, string>, path?: string): Readonly<Record<string, string>>;
 }
 
 type OriginRule = { kind: 'exact'; value: string } | { kind: 'wildcard'; prefix: string; suffix: string };
 
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
+/** The answer for a request without an allowed origin (most: servers and scripts send none); frozen, so the pipeline merges it once. */
+const VARY_ONLY: Readonly<Record<string, string>> = Object.freeze({ vary: 'Origin' });
 
 /** A server's CORS options from its config lists; undefined (no CORS headers at all) when no origin is allowed. */
 export function corsOptionsOf(
@@ -87,9 +89,9 @@ export function createCorsPolicy(opts: CorsOptions | undefined): CorsPolicy | un
       if (reqHeaders.length > 0) out['access-control-allow-headers'] = rawReqHeaders;
       return res;
     },
-    actualHeaders(method, headers, path): Record<string, string> {
+    actualHeaders(method, headers, path): Readonly<Record<string, string>> {
       const origin = headers['origin'];
-      if (!origin || closed(path) || !originAllowed(origin) || !methodAllowed(method)) return { vary: 'Origin' };
+      if (!origin || closed(path) || !originAllowed(origin) || !methodAllowed(method)) return VARY_ONLY;
       return { vary: 'Origin', 'access-control-allow-origin': allowOriginValue(origin) };
     },
   };

@@ -1,9 +1,12 @@
 /** A `ws` WebSocket behind the transport's WsConnection interface. */
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { clampReason } from './context.js';
 import { SLOW_CLIENT_CLOSE_CODE, slowClientReason } from './transport-errors.js';
 import type { WsConnection } from './types.js';
 import type { KeepAliveTarget } from './ws-keepalive.js';
+
+/** ws's readyState for an open socket (a constant, read here without loading `ws` before its first connection). */
+const OPEN = 1;
 
 export class NodeWsConnection implements WsConnection, KeepAliveTarget {
   closed = false;
@@ -23,7 +26,7 @@ export class NodeWsConnection implements WsConnection, KeepAliveTarget {
   ) {}
 
   send(text: string): boolean {
-    if (this.closed || this.socket.readyState !== WebSocket.OPEN) return false;
+    if (this.closed || this.socket.readyState !== OPEN) return false;
     // Over the bound, the client is not reading: close it (1008) rather than buffer more.
     if (this.socket.bufferedAmount > this.maxBackpressureBytes) {
       this.close(SLOW_CLIENT_CLOSE_CODE, slowClientReason(this.maxBackpressureBytes));
@@ -45,7 +48,7 @@ export class NodeWsConnection implements WsConnection, KeepAliveTarget {
   }
 
   ping(): void {
-    if (!this.closed && this.socket.readyState === WebSocket.OPEN) this.socket.ping();
+    if (!this.closed && this.socket.readyState === OPEN) this.socket.ping();
   }
 
   terminate(): void {

@@ -12,10 +12,10 @@
  * discards the rest of the body (within the request timeout), so a client still sending it reads
  * the answer instead of a reset.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { Drain, SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON, guard, serverUrls, type ServerContext } from './context.js';
 import { ListenError } from './errors.js';
 import { NodeWsConnection } from './node-connection.js';
@@ -68,9 +68,14 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
   // socket closes without an answer.
   const overLimit = (): boolean => maxConn > 0 && inflight + rawWs.size >= maxConn;
 
+  const checks = connectionChecks(server);
   server.on('connection', (socket: Socket) => {
+    if (sockets.size === 0) checks.resume();
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once('close', () => {
+      sockets.delete(socket);
+      if (sockets.size === 0 && !stopping) checks.pause();
+    });
   });
 
   // Replaces node's bare-text answers to requests it could not parse with the family's form.
@@ -152,7 +157,13 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
 
   const wsCfg = ctx.ws;
   const keepAlive = wsCfg ? new WsKeepAlive(wsCfg.pingIntervalMs, wsCfg.idleTimeoutMs) : undefined;
-  const wss = wsCfg ? new WebSocketServer({ noServer: true, maxPayload: wsCfg.maxPayloadBytes, perMessageDeflate: false, clientTracking: false }) : undefined;
+  // `ws` (and the node:zlib it loads) is loaded with the first WebSocket upgrade, not at start.
+  let wss: WebSocketServer | undefined;
+  let wssLoading: Promise<WebSocketServer> | undefined;
+  const wsServer = (maxPayload: number): Promise<WebSocketServer> =>
+    (wssLoading ??= import('ws').then(
+      ({ WebSocketServer: Wss }) => (wss = new Wss({ noServer: true, maxPayload, perMessageDeflate: false, clientTracking: false })),
+    ));
 
   const onWsClosed = (conn: NodeWsConnection): void => {
     conns.delete(conn);
@@ -195,7 +206,7 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
       socket.destroy();
       return;
     }
-    if (!wsCfg || !wss || (wsCfg.path !== undefined && path !== wsCfg.path)) {
+    if (!wsCfg || (wsCfg.path !== undefined && path !== wsCfg.path)) {
       // Not our WebSocket path: a plain request for onHttp, as on uWS.
       const headers = flattenHeaders(req.headers);
       const ip = normalizeIp(req.socket.remoteAddress ?? '');
@@ -216,7 +227,16 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
       writeRaw(socket, { status: 403, headers: { 'content-type': 'text/plain' }, body: 'origin not allowed' });
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => openWs(ws, req, path));
+    const upgrade = (w: WebSocketServer): void => {
+      if (stopping || socket.destroyed) socket.destroy();
+      else w.handleUpgrade(req, socket, head, (ws) => openWs(ws, req, path));
+    };
+    if (wss) upgrade(wss);
+    else
+      wsServer(wsCfg.maxPayloadBytes).then(upgrade, (err: unknown) => {
+        log.error({ err }, 'websocket server failed to load');
+        socket.destroy();
+      });
   });
 
   return new Promise((resolve, reject) => {
@@ -225,6 +245,8 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
     server.listen({ host: opts.host, port: opts.port, exclusive: true }, () => {
       server.off('error', onListenError);
       server.on('error', (err) => log.error({ err }, 'http server error'));
+      // node started its interval on 'listening' (before this callback): no connection yet.
+      if (sockets.size === 0) checks.pause();
       const addr = server.address();
       const port = typeof addr === 'object' && addr ? addr.port : opts.port;
       let stopped: Promise<void> | undefined;
@@ -250,6 +272,40 @@ export function startNodeServer(ctx: ServerContext): Promise<RunningServer> {
       });
     });
   });
+}
+
+/**
+ * node:http looks for requests past their timeouts on an interval it starts at listen and keeps
+ * running, every second here for each server (six in the default network) even with no client.
+ * With no connection open there is nothing to look at: the interval is stopped when the last
+ * connection closes and started again (node's own callback and period) with the next, so an idle
+ * server runs no timer. node keeps the interval under its own symbol; should a Node version name
+ * it otherwise, nothing is paused and node's interval runs as before.
+ */
+export function connectionChecks(server: Server): { pause(): void; resume(): void } {
+  type Interval = ReturnType<typeof setInterval> & { _onTimeout?: unknown; _repeat?: unknown };
+  const slots = server as unknown as Record<symbol, Interval | undefined>;
+  let key: symbol | undefined;
+  let paused: { fn: () => void; every: number } | undefined;
+  return {
+    pause() {
+      key ??= Object.getOwnPropertySymbols(server).find((s) => s.description === 'http.server.connectionsCheckingInterval');
+      const timer = key && slots[key];
+      if (!timer || paused) return;
+      const fn = timer._onTimeout;
+      const every = timer._repeat;
+      if (typeof fn !== 'function' || typeof every !== 'number') return;
+      clearInterval(timer);
+      paused = { fn: fn as () => void, every };
+    },
+    resume() {
+      if (!paused || !key) return;
+      const timer = setInterval(paused.fn, paused.every);
+      timer.unref();
+      slots[key] = timer; // server.close() clears it there
+      paused = undefined;
+    },
+  };
 }
 
 /** "METHOD url HTTP/1.1\r\n" plus "name: value\r\n" per header, as uws-server.ts counts it. */

@@ -84,10 +84,12 @@ export interface TxGasBase {
 
 export function txGasBase(common: Common, msg: Pick<CallMessage, 'to' | 'data' | 'accessList' | 'authorizations'>): TxGasBase {
   const p = gasParams(common);
-  let zeros = 0n;
+  // Counted as a number: a BigInt increment allocates (a call's calldata is read once per byte).
+  let zeroCount = 0;
   const data = msg.data;
-  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
-  const nonZeros = BigInt(data.length) - zeros;
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeroCount++;
+  const zeros = BigInt(zeroCount);
+  const nonZeros = BigInt(data.length - zeroCount);
   let intrinsic = p.tx + zeros * p.zeroByte + nonZeros * p.nonZeroByte;
   if (msg.to === undefined) intrinsic += p.create + ((BigInt(data.length) + 31n) / 32n) * p.initCodeWord;
   for (const e of msg.accessList) intrinsic += p.alAddress + BigInt(e.storageKeys.length) * p.alKey;
