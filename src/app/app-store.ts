@@ -8,6 +8,9 @@
  *   hashes/  CometBFT block hash → height                              hash → u64be height
  *   meta/    "app" → AppMeta JSON (last height, app hash, next base fee, chain config)
  *   auth/    hex address → account number and public key (the Cosmos face, cosmos/auth-registry.ts)
+ *   ibc/     the IBC store's entries (src/ibc/ibc-store.ts)                 ICS-24 path → value
+ *   ibc-iavl/ the same entries as an IAVL tree, one version per height (src/store/iavl): the `ibc`
+ *            store of the app hash and of `abci_query` proofs; ibc-heights/ the tree's version per height
  *
  * `commit` writes a block's trie nodes, records and the new meta in ONE batch, so the db always holds
  * either the previous block's state or the new one.
@@ -15,6 +18,7 @@
 import type { AbstractBatchOperation, AbstractLevel, AbstractSublevel } from 'abstract-level';
 import { directTarget } from '../store/btree-level.js';
 import { rootOf } from '../store/level.js';
+import type { IavlSublevel, NodeBatch } from '../store/iavl/index.js';
 import { blockRecordBloom, decodeBlockRecord, encodeBlockRecord, type BlockRecord } from './block-record.js';
 import type { AppChainConfig } from './app-config.js';
 import { CorruptStoreError } from './errors.js';
@@ -41,13 +45,14 @@ export interface AppMeta {
 const RECENT_BLOCKS = 16;
 
 /**
- * Blocks the store holds no entries for but can name (devnet fast mining keeps ranges of empty
- * blocks in one compact record, src/node/devnet). Consulted after the store's own entries.
+ * Blocks the store holds no entries for but can name: the heights of empty segments (many empty
+ * blocks committed at once, src/app/empty-segments.ts). Consulted after the store's own entries.
  */
 export interface VirtualBlockSource {
   record(height: number): BlockRecord | undefined;
   heightOfHash(hash: Uint8Array): number | undefined;
   rootAt(height: number): Uint8Array | undefined;
+  hashAt(height: number): Uint8Array | undefined;
 }
 
 export class AppStore {
@@ -60,14 +65,20 @@ export class AppStore {
   readonly auth: TextSublevel;
   /** The IBC module's store (src/ibc): key → value bytes. */
   readonly ibc: TextBytesSublevel;
+  /** The IBC store's IAVL nodes and versions (src/store/iavl): the `ibc` store of the app hash. */
+  readonly ibcTree: IavlSublevel;
+  /** u64be height → u64be version of the IBC tree at that height (heights with a commit of their own). */
+  readonly ibcHeights: IavlSublevel;
   private readonly recent = new Map<number, BlockRecord>();
-  /** Set by devnet control. */
-  virtual: VirtualBlockSource | undefined;
 
   /** The root database `db` is a sublevel of (or `db`): commits are written there in one pass. */
   private readonly root: AppLevel;
 
-  constructor(readonly db: AppLevel) {
+  constructor(
+    readonly db: AppLevel,
+    /** The heights of empty segments (the block store's records). */
+    private readonly virtual?: VirtualBlockSource,
+  ) {
     this.root = rootOf(db);
     const bytes = { keyEncoding: 'view', valueEncoding: 'view' } as const;
     this.trie = db.sublevel<Uint8Array, Uint8Array>('trie', bytes) as BytesSublevel;
@@ -78,6 +89,8 @@ export class AppStore {
     this.meta = db.sublevel<string, string>('meta', { keyEncoding: 'utf8', valueEncoding: 'utf8' }) as TextSublevel;
     this.auth = db.sublevel<string, string>('auth', { keyEncoding: 'utf8', valueEncoding: 'utf8' }) as TextSublevel;
     this.ibc = db.sublevel<string, Uint8Array>('ibc', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as TextBytesSublevel;
+    this.ibcTree = db.sublevel<Uint8Array, Uint8Array>('ibc-iavl', bytes) as unknown as IavlSublevel;
+    this.ibcHeights = db.sublevel<Uint8Array, Uint8Array>('ibc-heights', bytes) as unknown as IavlSublevel;
   }
 
   async loadMeta(): Promise<AppMeta | undefined> {
@@ -97,6 +110,8 @@ export class AppStore {
     record?: BlockRecord,
     auth: { key: string; value: string }[] = [],
     ibc: [string, Uint8Array | undefined][] = [],
+    /** The IAVL trees' writes of this commit (src/store/iavl: each op names its sublevel). */
+    treeOps: NodeBatch = [],
   ): Promise<void> {
     type Op = { type: 'put' | 'del'; sublevel: BytesSublevel | TextSublevel | TextBytesSublevel; key: Uint8Array | string; value?: Uint8Array | string };
     const ops: Op[] = new Array(trieOps.length);
@@ -119,6 +134,7 @@ export class AppStore {
     }
     for (const a of auth) ops.push({ type: 'put', sublevel: this.auth, key: a.key, value: a.value });
     for (const [key, value] of ibc) ops.push(value === undefined ? { type: 'del', sublevel: this.ibc, key } : { type: 'put', sublevel: this.ibc, key, value });
+    for (const o of treeOps) ops.push({ type: o.type, sublevel: o.sublevel as unknown as BytesSublevel, key: o.key, ...(o.value ? { value: o.value } : {}) });
     ops.push({ type: 'put', sublevel: this.meta, key: 'app', value: JSON.stringify(meta) });
     const direct = directTarget(this.root);
     if (direct) {
@@ -144,7 +160,7 @@ export class AppStore {
 
   /**
    * The blooms of the stored blocks in [from, to], in height order, read in one pass over the
-   * records without decoding them. Blocks mined as an empty range (devnet) have no record and no
+   * records without decoding them. Blocks of an empty segment (devnet mining) have no record and no
    * logs: they are not listed.
    */
   async *blooms(from: number, to: number): AsyncGenerator<[height: number, bloom: Uint8Array]> {
@@ -182,11 +198,16 @@ export class AppStore {
     this.recent.clear();
   }
 
-  /** Block hashes of the `count` heights up to `height`, newest first. */
+  /** Block hashes of the `count` heights up to `height`, newest first (stored ones and those of empty segments). */
   async recentHashes(height: number, count: number): Promise<{ height: number; hash: Uint8Array }[]> {
-    const out: { height: number; hash: Uint8Array }[] = [];
+    const stored = new Map<number, Uint8Array>();
     for await (const [key, value] of this.roots.iterator({ lte: u64(height), reverse: true, limit: count })) {
-      out.push({ height: readU64(key), hash: plain(value).slice(32) });
+      stored.set(readU64(key), plain(value).slice(32));
+    }
+    const out: { height: number; hash: Uint8Array }[] = [];
+    for (let h = height; h > height - count && h > 0; h--) {
+      const hash = stored.get(h) ?? this.virtual?.hashAt(h);
+      if (hash !== undefined) out.push({ height: h, hash });
     }
     return out;
   }

@@ -139,6 +139,7 @@ export class ChainView implements EvmView {
     return this.cursor.minGasPrice();
   }
 
+  /** The coinbase override of the next blocks (AppAdmin.setCoinbase). */
   setCoinbase(addr: Address | undefined): void {
     this.coinbaseOverride = addr;
   }

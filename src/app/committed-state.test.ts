@@ -2,11 +2,9 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, createAccount, createAddressFromString } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { CheckTxType } from '../abci/types.js';
-import { reloadApp } from './app-reload.js';
 import { addressKey, CommittedState } from './committed-state.js';
 import { DEV_ADDRESS_0, DEV_KEY_0, addressOfKey, signEthTransfer, throwawayKeys } from './fixtures/signed-txs.js';
 import { PROPOSER, blockHash, startTestChain } from './fixtures/test-chain.js';
-import { editLatestState } from './state-surgery.js';
 
 const A = new Address(new Uint8Array(20).fill(0xa));
 const B = new Address(new Uint8Array(20).fill(0xb));
@@ -170,7 +168,7 @@ describe('CheckTx reads the committed state from memory', () => {
 
   it('sees devnet state edits and a db reloaded underneath (snapshot revert)', async () => {
     const chain = await startTestChain();
-    const access = chain.app.devnetAccess();
+    const admin = chain.app.admin;
     const dev0 = createAddressFromString(DEV_ADDRESS_0);
     await chain.block([signEthTransfer(DEV_KEY_0, TO, 1n, { nonce: 0n })]);
 
@@ -184,15 +182,15 @@ describe('CheckTx reads the committed state from memory', () => {
       saved.map(([key, value]) => ({ type: 'put' as const, key, value })),
       { keyEncoding: 'view', valueEncoding: 'view' },
     );
-    await reloadApp(access);
+    await admin.reload();
     expect((await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 1n }))).senderStateNonce).toBe(1n);
 
-    await editLatestState(access, dev0, { nonce: 7n });
+    await admin.editAccount(dev0, { nonce: 7n });
     expect(await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 1n }))).toMatchObject({
       code: 3,
       log: 'invalid nonce; got 1, expected 7: invalid sequence',
     });
-    await editLatestState(access, dev0, { balance: 1000n });
+    await admin.editAccount(dev0, { balance: 1000n });
     expect(await chain.check(signEthTransfer(DEV_KEY_0, TO, 9n, { nonce: 7n }))).toMatchObject({ code: 5 });
   });
 });

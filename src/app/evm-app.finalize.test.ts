@@ -62,7 +62,10 @@ describe('FinalizeBlock', () => {
 
   it('leaves nothing in the block VM journal after a block, with or without runTx', async () => {
     const chain = await startTestChain();
-    const journal = chain.app.devnetAccess().runtime().vm.evm.journal as unknown as { journalDiff: unknown[]; journalHeight: number };
+    const journal = (chain.app as unknown as { rt: { vm: { evm: { journal: unknown } } } }).rt.vm.evm.journal as unknown as {
+      journalDiff: unknown[];
+      journalHeight: number;
+    };
     for (let i = 0n; i < 5n; i++) await chain.block([signEthTransfer(DEV_KEY_0, RECIPIENT, 1n, { nonce: i })]);
     expect(journal.journalDiff).toHaveLength(1);
     expect(journal.journalHeight).toBe(0);
@@ -80,7 +83,7 @@ describe('FinalizeBlock', () => {
     expect(block.coinbase.toString()).toBe(proposer);
 
     const override = '0x00000000000000000000000000000000000c0b1e';
-    chain.app.evm.setCoinbase(addr(override));
+    chain.app.admin.setCoinbase(addr(override));
     await chain.block([signEthTransfer(DEV_KEY_0, RECIPIENT, 1n, { nonce: 1n, maxPriorityFeePerGas: 3n })]);
     expect(await balanceOf(chain, override)).toBe(3n * 21000n);
     expect((await chain.app.evm.getBlock(2))!.coinbase.toString()).toBe(override);

@@ -104,8 +104,6 @@ export interface EvmView {
   readonly coinbaseOverride: Address | undefined;
   /** The minimum gas price CheckTx asks for now (config, genesis, or a devnet edit). */
   minGasPrice(): bigint;
-  /** Overrides the EVM coinbase of the next blocks (undefined: the proposer's address). */
-  setCoinbase(addr: Address | undefined): void;
   /** Called after each Commit; returns the unsubscribe function. */
   onBlock(listener: (b: EvmBlock, receipts: EvmReceipt[]) => void): () => void;
   /** The ICS-20 precompile's world in a call or estimate: a copy of the committed IBC store, the next block. */

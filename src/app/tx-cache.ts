@@ -10,12 +10,14 @@ import { decodeAppTx, type DecodedTx } from './tx-decode.js';
 
 export class DecodedTxCache {
   private readonly entries = new Map<string, DecodedTx>();
-  /** Applied to each fresh decoding (devnet impersonation, src/app/impersonation.ts). */
-  transform: ((d: DecodedTx) => DecodedTx) | undefined;
   /** The chain's bech32 prefix: Cosmos TxRaws decode as Cosmos txs (undefined: they are refused). */
   cosmosPrefix: string | undefined;
 
-  constructor(readonly maxSize = 50_000) {}
+  constructor(
+    readonly maxSize = 50_000,
+    /** The app's sender override (devnet impersonation, src/app/impersonation.ts), applied to each decoding. */
+    private readonly override: () => ((d: DecodedTx) => DecodedTx) | undefined = () => undefined,
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -26,15 +28,16 @@ export class DecodedTxCache {
     const hash = txHash(bytes); // computed once per tx bytes (the mempool already did)
     const key = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex').toUpperCase();
     const hit = this.entries.get(key);
+    const transform = this.override();
     if (hit !== undefined) {
       // A cached tx may have become an impersonated sender's since it was decoded.
-      if (this.transform === undefined) return hit;
-      const t = this.transform(hit);
+      if (transform === undefined) return hit;
+      const t = transform(hit);
       if (t !== hit) this.entries.set(key, t);
       return t;
     }
     const decoded = decodeAppTx(bytes, common, hash, key, this.cosmosPrefix);
-    const d = this.transform === undefined ? decoded : this.transform(decoded);
+    const d = transform === undefined ? decoded : transform(decoded);
     this.add(d);
     return d;
   }

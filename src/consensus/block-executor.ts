@@ -24,7 +24,11 @@ import type { Timestamp } from '../types/time.js';
 import { txsHash } from '../types/txs.js';
 import type { ValidatorSet } from '../types/validator-set.js';
 import { updateState, type ChainState } from '../store/chain-state.js';
-import { InvalidBlockError } from './errors.js';
+import type { EmptySegment } from '../store/segments/empty-segment.js';
+import { segmentBlockId, segmentResult } from '../store/segments/empty-segment.js';
+import { segmentBlock } from '../store/segments/segment-synthesis.js';
+import { SEGMENT_CHUNK_BLOCKS, type EmptySegmentApp } from './empty-segment.js';
+import { InvalidBlockError, SegmentNotApplicableError } from './errors.js';
 
 /** CometBFT's block version for v0.38. */
 export const BLOCK_PROTOCOL = 11;
@@ -51,10 +55,20 @@ export function commitInfo(commit: Commit, vals: ValidatorSet | undefined): Comm
 export interface BlockExecutorDeps {
   app: AppConnConsensus;
   mempool: Mempool;
-  blockStore: BlockStore;
+  /** With `saveEmptySegment` / `reload` when it holds empty segments (store/segments). */
+  blockStore: BlockStore & Partial<SegmentStore>;
   stateStore: StateStore;
   indexer: IndexerService;
   eventBus: EventBus;
+  /** The app's side of empty segments (the EVM app); without it empty blocks are made one by one. */
+  segmentApp?: EmptySegmentApp;
+}
+
+/** A block store that keeps empty segments (store/segments/segment-stores.ts). */
+export interface SegmentStore {
+  saveEmptySegment(segment: EmptySegment): Promise<void>;
+  /** Re-reads what the store keeps in memory (the db was rewritten underneath). */
+  reload(): Promise<void>;
 }
 
 export class BlockExecutor {
@@ -202,6 +216,88 @@ export class BlockExecutor {
     beforeEvents?.(next);
     this.fireEvents(block, blockId, res, txResults);
     return next;
+  }
+
+  // ───────────────────────────── empty segments (many empty blocks as one commit) ─────────────────────────────
+
+  /** The app's side of `count` empty blocks (its FinalizeBlock responses and record); throws when the chain cannot take a segment. */
+  prepareEmptyBlocks(count: number): { results: ResponseFinalizeBlock[]; app: unknown } {
+    const app = this.d.segmentApp;
+    if (app === undefined || this.d.blockStore.saveEmptySegment === undefined) throw new SegmentNotApplicableError('this chain keeps no empty segments');
+    return app.prepareEmptyBlocks(count);
+  }
+
+  /**
+   * Commits an empty segment the engine computed, in applyBlock's order: the block store takes the
+   * segment and its new height (one batch) → the app commits it → the state after it is saved, with
+   * the indexed height (the stores answer block_search for segment heights from the record).
+   */
+  async commitEmptySegment(segment: EmptySegment, after: ChainState): Promise<void> {
+    this.d.indexer.throwIfFailed();
+    const store = this.d.blockStore;
+    if (this.d.segmentApp === undefined || store.saveEmptySegment === undefined) throw new SegmentNotApplicableError('this chain keeps no empty segments');
+    await this.d.indexer.flush();
+    await store.saveEmptySegment(segment);
+    await this.finishEmptySegment(segment, after, false);
+  }
+
+  /** The handshake's end of a segment commit a crash cut short (the block store holds it): the app's part if missing, then the state. */
+  async recoverEmptySegment(segment: EmptySegment, after: ChainState, appCommitted: boolean): Promise<ChainState> {
+    if (!appCommitted && this.d.segmentApp === undefined) throw new SegmentNotApplicableError('the app of this chain keeps no empty segments');
+    await this.finishEmptySegment(segment, after, appCommitted);
+    return after;
+  }
+
+  private async finishEmptySegment(segment: EmptySegment, after: ChainState, appCommitted: boolean): Promise<void> {
+    if (!appCommitted) {
+      const release = await this.d.mempool.lock();
+      try {
+        await this.d.segmentApp!.commitEmptySegment(segment);
+      } finally {
+        release();
+      }
+    }
+    // The indexed height first: the stores answer block_search for segment heights, so there is
+    // nothing to index. Saved after the state, a crash between the two would have the next start
+    // re-index every height of the segment (a million synthesized blocks) into the real index.
+    await this.d.stateStore.saveIndexedHeight(segment.to);
+    await this.d.stateStore.save(after);
+  }
+
+  /** Publishes a committed segment's blocks (event bus, the app's listeners), a turn of the event loop every chunk. */
+  async announceEmptySegment(segment: EmptySegment, onError: (err: unknown) => void): Promise<void> {
+    const bus = this.d.eventBus;
+    const wantsBus = bus.wants('NewBlock') || bus.wants('NewBlockHeader') || bus.wants('NewBlockEvents');
+    for (let h = segment.from; h <= segment.to; h++) {
+      if (h > segment.from && (h - segment.from) % SEGMENT_CHUNK_BLOCKS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (wantsBus) {
+        const block = segmentBlock(segment, h);
+        const res = segmentResult(segment, h);
+        bus.publishNewBlock({ block, blockId: segmentBlockId(segment, h), resultFinalizeBlock: res });
+        bus.publishNewBlockHeader({ header: block.header });
+        bus.publishNewBlockEvents({ height: h, events: res.events, numTxs: 0 });
+      }
+      try {
+        this.d.segmentApp?.announceEmptyBlock(segment, h);
+      } catch (err) {
+        onError(err);
+      }
+    }
+  }
+
+  /** Saves a head whose next-block fields changed between heights (ConsensusAdmin.amendHead). */
+  saveState(state: ChainState): Promise<void> {
+    return this.d.stateStore.save(state);
+  }
+
+  /** Re-reads what the stores keep in memory after the db was rewritten underneath (revert, state load). */
+  async reloadStores(): Promise<void> {
+    await this.d.blockStore.reload?.();
+  }
+
+  /** Waits until every committed block is indexed. */
+  flushIndex(): Promise<void> {
+    return this.d.indexer.flush();
   }
 
   private fireEvents(block: Block, blockId: BlockID, res: ResponseFinalizeBlock, txResults: TxResult[]): void {

@@ -20,8 +20,13 @@ import { EMPTY_BLOCK_ID, SignedMsgType, type Block, type BlockID, type Commit } 
 import { compareTime, timestampFromMs, timestampToMs, type Timestamp } from '../types/time.js';
 import type { ValidatorSet } from '../types/validator-set.js';
 import { nextHeight, type ChainState } from '../store/chain-state.js';
+import type { ConsensusAdmin, EmptySegmentOptions } from './admin.js';
 import type { BlockExecutor } from './block-executor.js';
-import { NodeStoppedError, ValidatorIndexError } from './errors.js';
+import { buildEmptySegment } from './empty-segment.js';
+import { ConsensusError, NodeStoppedError, SegmentNotApplicableError, ValidatorIndexError } from './errors.js';
+import type { EmptySegment } from '../store/segments/empty-segment.js';
+import { segmentCommit } from '../store/segments/segment-synthesis.js';
+import type { StateStore } from '../store/state-store.js';
 import type { LocalValidator } from './validator.js';
 import { blockIdKey, VoteSet } from './vote-set.js';
 import { Waker } from './waker.js';
@@ -29,6 +34,8 @@ import { Waker } from './waker.js';
 export interface ConsensusEngineDeps {
   executor: BlockExecutor;
   blockStore: BlockStore;
+  /** Read again by `admin.reloadHead` after the db was rewritten underneath. */
+  stateStore: StateStore;
   mempool: Mempool;
   eventBus: EventBus;
   /** The validators this process runs, in genesis order. */
@@ -163,10 +170,54 @@ export class ConsensusEngine {
     return this.clockOffsetMs;
   }
 
-  // ───────────────────────────── devnet control (src/node/devnet) ─────────────────────────────
+  // ───────────────────────────── devnet control (src/devnet), through `admin` ─────────────────────────────
+
+  /** The engine as devnet control sees it (admin.ts): the exclusive section, the clock, the head. */
+  readonly admin: ConsensusAdmin = this.makeAdmin();
+
+  private makeAdmin(): ConsensusAdmin {
+    const engine = this; // the getters below read the engine
+    return {
+      get height() {
+        return engine.height;
+      },
+      get productionMode() {
+        return engine.mode;
+      },
+      exclusive: (fn) => this.exclusive(fn),
+      head: () => ({ state: this.state, lastCommit: this.lastCommit }),
+      clock: () => ({ offsetMs: this.clockOffsetMs, nextTime: this.nextTime }),
+      setClock: (c) => {
+        this.clockOffsetMs = c.offsetMs;
+        this.nextTime = c.nextTime;
+      },
+      increaseTime: (ms) => this.increaseTime(ms),
+      setNextBlockTime: (t) => this.setNextBlockTime(t),
+      setBlockTimestampInterval: (ms) => this.setBlockTimestampInterval(ms),
+      setMode: (mode, intervalMs) => this.setMode(mode, intervalMs),
+      setValidatorOnline: (index, online) => this.setValidatorOnline(index, online),
+      mine: (n, opts) => this.mine(n, opts),
+      mineEmptySegment: (count, opts) => this.mineEmptySegment(count, opts),
+      announceEmptySegment: (segment) =>
+        this.d.executor.announceEmptySegment(segment, (err) => this.d.logger.error({ err }, 'a block listener failed on an empty segment')),
+      amendHead: async (fn) => {
+        const next = fn(this.state);
+        await this.d.executor.saveState(next);
+        this.moveHead(next, this.lastCommit);
+      },
+      reloadHead: async () => {
+        await this.d.executor.reloadStores();
+        const state = await this.d.stateStore.loadState();
+        if (state === undefined) throw new ConsensusError('the reloaded db holds no chain state');
+        const lastCommit = state.lastBlockHeight > 0 ? await this.d.blockStore.loadSeenCommit(state.lastBlockHeight) : undefined;
+        this.moveHead(state, lastCommit);
+      },
+      flushIndex: () => this.d.executor.flushIndex(),
+    };
+  }
 
   /** Runs `fn` between heights: no block is produced while it runs (so `fn` must not wait for one). */
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const release = await this.enterGate();
     try {
       return await fn();
@@ -175,13 +226,8 @@ export class ConsensusEngine {
     }
   }
 
-  /** The chain head and the LastCommit for the next block (read inside `exclusive`). */
-  head(): { state: ChainState; lastCommit: Commit } {
-    return { state: this.state, lastCommit: this.lastCommit };
-  }
-
-  /** Replaces the head (after fast mining, a revert or a state load; call inside `exclusive`). */
-  resetHead(state: ChainState, lastCommit: Commit | undefined): void {
+  /** Replaces the head (after a segment, an edit, a revert or a state load; inside `exclusive`). */
+  private moveHead(state: ChainState, lastCommit: Commit | undefined): void {
     this.state = state;
     this.lastCommit = lastCommit ?? EMPTY_COMMIT;
     this.lastCommitAt = Date.now();
@@ -189,14 +235,36 @@ export class ConsensusEngine {
     this.waker.wake();
   }
 
-  /** The block clock (evm_increaseTime offset, evm_setNextBlockTimestamp), for snapshots. */
-  get clock(): { offsetMs: number; nextTime: Timestamp | undefined } {
-    return { offsetMs: this.clockOffsetMs, nextTime: this.nextTime };
-  }
-
-  set clock(c: { offsetMs: number; nextTime: Timestamp | undefined }) {
-    this.clockOffsetMs = c.offsetMs;
-    this.nextTime = c.nextTime;
+  /** `count` empty blocks as one segment, through the block executor (inside `exclusive`). */
+  private async mineEmptySegment(count: number, opts: EmptySegmentOptions = {}): Promise<EmptySegment> {
+    if (this.fatal) throw this.fatal;
+    if (this.stopped) throw new NodeStoppedError();
+    const state = this.state;
+    if (state.lastBlockHeight === 0) throw new SegmentNotApplicableError('the chain has no block yet');
+    const intervalMs = opts.intervalMs ?? 1000;
+    // The first block's time, as produceHeight would pick it.
+    const wanted = opts.timestamp ?? this.nextTime ?? this.now();
+    const firstTime = compareTime(wanted, state.lastBlockTime) > 0 ? wanted : timestampFromMs(timestampToMs(state.lastBlockTime) + 1);
+    const { results, app } = this.d.executor.prepareEmptyBlocks(count);
+    const { segment, after } = await buildEmptySegment({
+      state,
+      lastCommit: this.lastCommit,
+      signers: this.d.validators,
+      count,
+      firstTime,
+      intervalMs,
+      results,
+      app,
+      cancelled: () => this.stopped || opts.cancelled?.() === true,
+    });
+    await this.d.executor.commitEmptySegment(segment, after);
+    // The clock continues after the segment, as Hardhat moves its time offset past reserved blocks.
+    const lastMs = timestampToMs(after.lastBlockTime);
+    const ahead = lastMs + intervalMs - (Date.now() + this.clockOffsetMs);
+    this.clockOffsetMs += ahead > 0 && count > 1 ? ahead : 0;
+    this.nextTime = undefined;
+    this.moveHead(after, segmentCommit(segment, segment.to));
+    return segment;
   }
 
   private async enterGate(): Promise<() => void> {

@@ -40,3 +40,11 @@ export class NodeStoppedError extends ConsensusError {
     super('node stopped');
   }
 }
+
+/** Empty blocks that cannot be committed as one segment (the caller produces them one by one instead). */
+export class SegmentNotApplicableError extends ConsensusError {
+  override name = 'SegmentNotApplicableError';
+  constructor(readonly reason: string) {
+    super(`empty blocks cannot be mined as a range: ${reason}`);
+  }
+}

@@ -7,16 +7,20 @@
  *   app height <  store height                       replay blocks app+1 … store through the app
  *   app height == store height == state height + 1   app committed, state not saved: rebuild the
  *                                                    state from the saved FinalizeBlock response
+ *   store ends with an empty segment after the state  finish its commit (the app's part if missing,
+ *                                                    then the state), as the block executor does
  */
 import type { Logger } from 'pino';
 import type { Application } from '../abci/application.js';
 import { toHexUpper } from '../crypto/encoding.js';
 import type { GenesisDoc } from '../genesis/genesis-doc.js';
 import type { BlockStore } from '../store/block-store.js';
+import type { SegmentReader } from '../store/segments/empty-segment.js';
 import type { StateStore } from '../store/state-store.js';
 import type { Commit } from '../types/block.js';
 import { stateFromGenesis, type ChainState } from '../store/chain-state.js';
 import type { BlockExecutor } from './block-executor.js';
+import { stateAfterSegment } from './empty-segment.js';
 import { ConsensusError } from './errors.js';
 import { startProgress } from '../util/progress.js';
 
@@ -28,6 +32,8 @@ export interface HandshakeDeps {
   executor: BlockExecutor;
   blockStore: BlockStore;
   stateStore: StateStore;
+  /** The block store's empty segments, if it keeps any. */
+  segments?: SegmentReader;
   genesis: GenesisDoc;
   logger: Logger;
   appVersion: string;
@@ -88,6 +94,14 @@ export async function handshake(d: HandshakeDeps): Promise<{ state: ChainState; 
     progress?.update(h - firstReplayed);
   }
   progress?.finish();
+
+  // An empty segment saved last but not yet applied to the state (a crash inside its commit).
+  const segment = d.segments?.find(storeHeight);
+  if (segment !== undefined && segment.to === storeHeight && segment.from === state.lastBlockHeight + 1 && appHeight >= state.lastBlockHeight) {
+    state = await d.executor.recoverEmptySegment(segment, stateAfterSegment(state, segment), appHeight === segment.to);
+    appHeight = segment.to;
+    d.logger.info({ from: segment.from, to: segment.to }, 'finished the commit of the last empty segment');
+  }
 
   // The block saved last but not yet applied to the state.
   if (storeHeight === state.lastBlockHeight + 1) {

@@ -25,16 +25,17 @@ import type { Commit } from '../types/block.js';
 import type { ChainState } from '../store/chain-state.js';
 import type { ValidatorSet } from '../types/validator-set.js';
 import { timestampToMs } from '../types/time.js';
-import { RangeRegistry } from './devnet/range-registry.js';
-import { RangeAwareBlockStore, rangeAwareBlockIndexer, rangeAwareStateStore } from './devnet/range-stores.js';
+import type { EmptySegmentApp } from '../consensus/empty-segment.js';
+import { SegmentBlockStore, segmentBlockIndexer, segmentStateStore } from '../store/segments/segment-stores.js';
+import { LEGACY_RANGE_SUBLEVEL, refuseLegacyRanges, type SegmentRegistry } from '../store/segments/segment-registry.js';
 import type { ChainMetrics, MetricsRegistry } from './metrics.js';
 
 export type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 
 export interface ChainStores {
-  /** Ranges of empty blocks mined at once (devnet fast mining); the stores answer for them. */
-  ranges: RangeRegistry;
-  blockStore: RangeAwareBlockStore;
+  /** Empty segments (many empty blocks committed at once); the block store keeps them, the stores answer for them. */
+  segments: SegmentRegistry;
+  blockStore: SegmentBlockStore;
   stateStore: StateStore;
   /** Indexes committed blocks behind the block path; the two indexers below are its readers. */
   indexer: IndexerService;
@@ -43,16 +44,17 @@ export interface ChainStores {
   blockIndexer: BlockIndexer | undefined;
 }
 
-/** Opens the chain's stores on sublevels `blocks`, `state`, `txindex`, `blockindex` and `devnet`. */
+/** Opens the chain's stores on sublevels `blocks` (with the empty segments), `state`, `txindex` and `blockindex`. */
 export async function openChainStores(sub: (name: string) => Db, config: NodeConfig): Promise<ChainStores> {
-  const ranges = await RangeRegistry.open(sub('devnet'));
-  const blockStore = await RangeAwareBlockStore.open(sub('blocks'), ranges);
-  const stateStore = rangeAwareStateStore(await StateStore.open(sub('state')), ranges);
+  await refuseLegacyRanges(sub(LEGACY_RANGE_SUBLEVEL));
+  const blockStore = await SegmentBlockStore.open(sub('blocks'));
+  const segments = blockStore.segments;
+  const stateStore = segmentStateStore(await StateStore.open(sub('state')), segments);
   const kv = config.txIndex.indexer === 'kv';
   const txIndexer = kv ? await createTxIndexer(sub('txindex')) : undefined;
-  const blockIndexer = kv ? rangeAwareBlockIndexer(await createBlockIndexer(sub('blockindex')), ranges) : undefined;
+  const blockIndexer = kv ? segmentBlockIndexer(await createBlockIndexer(sub('blockindex')), segments) : undefined;
   const indexer = new IndexerService(txIndexer, blockIndexer, stateStore);
-  return { ranges, blockStore, stateStore, indexer, txIndexer: indexer.readers.tx, blockIndexer: indexer.readers.block };
+  return { segments, blockStore, stateStore, indexer, txIndexer: indexer.readers.tx, blockIndexer: indexer.readers.block };
 }
 
 export interface ConsensusCore {
@@ -69,6 +71,8 @@ export interface ConsensusCore {
 
 export interface ConsensusCoreOptions {
   app: Application;
+  /** The app's side of empty segments (the EVM app): mining many empty blocks commits them as one. */
+  segmentApp?: EmptySegmentApp;
   stores: ChainStores;
   genesis: GenesisDoc;
   validatorKeys: Ed25519Key[];
@@ -98,12 +102,21 @@ export async function buildConsensusCore(o: ConsensusCoreOptions): Promise<Conse
   const mempool = new Mempool(app, config.mempool, { logger: o.moduleLogger('mempool') });
   const indexer = stores.indexer;
   indexer.onFailure = (err) => logger.error({ err, height: err.height }, 'indexing failed: block production stops (restart the node to re-index)');
-  const executor = new BlockExecutor({ app, mempool, blockStore: stores.blockStore, stateStore: stores.stateStore, indexer, eventBus });
+  const executor = new BlockExecutor({
+    app,
+    mempool,
+    blockStore: stores.blockStore,
+    stateStore: stores.stateStore,
+    indexer,
+    eventBus,
+    segmentApp: o.segmentApp,
+  });
   const { state, lastCommit } = await handshake({
     app,
     executor,
     blockStore: stores.blockStore,
     stateStore: stores.stateStore,
+    segments: stores.segments,
     genesis,
     logger,
     appVersion: o.appVersion,
@@ -115,7 +128,16 @@ export async function buildConsensusCore(o: ConsensusCoreOptions): Promise<Conse
     validators[i].online = false;
   }
   const consensus = new ConsensusEngine(
-    { executor, blockStore: stores.blockStore, mempool, eventBus, validators, config: config.consensus, logger: o.moduleLogger('consensus') },
+    {
+      executor,
+      blockStore: stores.blockStore,
+      stateStore: stores.stateStore,
+      mempool,
+      eventBus,
+      validators,
+      config: config.consensus,
+      logger: o.moduleLogger('consensus'),
+    },
     state,
     lastCommit,
   );

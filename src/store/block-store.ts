@@ -43,7 +43,8 @@ interface SeenCommit {
   commit: Commit;
 }
 
-const STATE_KEY = 'bs.state';
+/** Base and height of the store (also written by segment-stores.ts with an empty segment). */
+export const STATE_KEY = 'bs.state';
 const SEEN_KEY = 'bs.seen';
 const blockKey = (h: number) => joinKey('bs.block', padHeight(h));
 const metaKey = (h: number) => joinKey('bs.meta', padHeight(h));

@@ -70,3 +70,12 @@ export class IndexingFailedError extends StoreError {
     this.cause = args.cause;
   }
 }
+
+/** A database with empty-block ranges in the layout before empty segments (sublevel `devnet`), which this version does not read. */
+export class LegacyRangesError extends StoreError {
+  constructor() {
+    super(
+      'this database holds empty-block ranges written by an earlier Chainlet (sublevel "devnet"); empty segments now live in the block store and the old ranges cannot be read: start from a fresh home (chainlet init --home <dir>) or a fresh in-memory chain',
+    );
+  }
+}

@@ -83,9 +83,6 @@ export class GenesisAwareView implements EvmView {
   minGasPrice(): bigint {
     return this.inner.minGasPrice();
   }
-  setCoinbase(addr: Address | undefined): void {
-    this.inner.setCoinbase(addr);
-  }
   onBlock(listener: (b: EvmBlock, receipts: EvmReceipt[]) => void): () => void {
     return this.inner.onBlock(listener);
   }

@@ -2,7 +2,7 @@
  * Devnet control over JSON-RPC: `evm_*` with the `anvil_*` / `hardhat_*` names Anvil and Hardhat
  * give the same operations. Served when `[evm] devnet` is on (the devnet profile's default).
  * Where Anvil and Hardhat answer differently (Anvil `null`, Hardhat `true`), each name answers
- * as its tool does; the work is the same (src/node/devnet/devnet-control.ts).
+ * as its tool does; the work is the same (src/devnet/devnet-control.ts).
  */
 import type { Address } from '@ethereumjs/util';
 import type { EthEnv } from '../env.js';

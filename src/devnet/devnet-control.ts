@@ -3,7 +3,7 @@
  * object the node builds at start (node.ts) and the RPC reaches through a narrow interface.
  * Every operation that touches the chain runs between heights (`consensus.exclusive`).
  *
- *   mining      mine(n) (one EmptyRange for the empty blocks), automine / interval, miner start/stop
+ *   mining      mine(n) (one empty segment for the empty blocks), automine / interval, miner start/stop
  *   time        increaseTime, setNextBlockTimestamp
  *   snapshots   snapshot / revert (Hardhat semantics)
  *   surgery     setBalance / setCode / setNonce / setStorageAt on the latest state, coinbase,
@@ -11,24 +11,26 @@
  *   accounts    impersonation (marker-signed txs accepted for the impersonated senders)
  *   mempool     dropTransaction, dropAllTransactions
  *   state       dumpState / loadState (the whole db; blocks, receipts and logs included)
+ *
+ * It depends only on the consensus engine's and the EVM app's admin interfaces
+ * (consensus/admin.ts, app/app-admin.ts), the mempool and the root database's snapshots.
  */
-import type { RelayerControl } from '../../rpc/eth/namespaces/services.js';
+import type { RelayerControl } from '../rpc/eth/namespaces/services.js';
 import type { Address } from '@ethereumjs/util';
-import type { AppMeta } from '../../app/app-store.js';
-import type { ChainState } from '../../store/chain-state.js';
-import { impersonationTransform, ImpersonationSet } from '../../app/impersonation.js';
-import { editLatestState, type AccountEdit } from '../../app/state-surgery.js';
-import { appHashWithIbc } from '../../ibc/ibc-store.js';
-import { fromHex } from '../../crypto/encoding.js';
-import { timestampFromMs } from '../../types/time.js';
+import type { AccountEdit } from '../app/app-admin.js';
+import type { AppMeta } from '../app/app-store.js';
+import type { ChainState } from '../store/chain-state.js';
+import { impersonationTransform, ImpersonationSet } from '../app/impersonation.js';
+import { evmAppHash } from '../ibc/app-stores.js';
+import { fromHex } from '../crypto/encoding.js';
+import { timestampFromMs } from '../types/time.js';
 import { DevnetError, DevnetStoppedError, InvalidStateDumpError } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import { checkTimestamp, mineBlocks, MiningMode, type MineOptions } from './mining.js';
-import { appOf, type DevnetParts } from './parts.js';
-import { reloadFromDb } from './reload.js';
+import { reloadFromDb, type DevnetParts } from './parts.js';
 import { SnapshotManager } from './snapshots.js';
 import { dumpDb, loadDb, readDump } from './state-dump.js';
-import { startProgress } from '../../util/progress.js';
+import { startProgress } from '../util/progress.js';
 
 /** A state dump of at least this many entries logs its loading progress. */
 const LOAD_PROGRESS_MIN = 1000;
@@ -72,7 +74,7 @@ export class DevnetControl {
     this.mining = new MiningMode(parts, opts.intervalMs);
     this.maxMineBlocks = opts.maxMineBlocks !== undefined && opts.maxMineBlocks > 0 ? opts.maxMineBlocks : undefined;
     this.snapshots = new SnapshotManager(parts);
-    appOf(parts).txCache.transform = impersonationTransform(this.impersonated);
+    parts.app.setSenderOverride(impersonationTransform(this.impersonated));
   }
 
   get height(): number {
@@ -196,7 +198,7 @@ export class DevnetControl {
 
   /** The EVM coinbase of the next blocks (miner_setEtherbase, anvil_setCoinbase); undefined = the proposer. */
   setCoinbase(address: Address | undefined): void {
-    this.parts.app.evm.setCoinbase(address);
+    this.parts.app.setCoinbase(address);
   }
 
   /** The minimum gas price CheckTx asks for, and the base fee floor (miner_setGasPrice, anvil_setMinGasPrice). */
@@ -253,7 +255,7 @@ export class DevnetControl {
   dumpState(): Promise<Uint8Array> {
     this.live();
     return this.parts.consensus.exclusive(async () => {
-      await this.parts.indexer.flush();
+      await this.parts.consensus.flushIndex();
       return dumpDb(this.parts.db, { chainId: this.parts.chainId, height: this.height });
     });
   }
@@ -264,7 +266,7 @@ export class DevnetControl {
     const { header, entries } = readDump(dump);
     if (header.chainId !== this.parts.chainId) throw new InvalidStateDumpError(`dump of chain ${header.chainId}, this node runs ${this.parts.chainId}`);
     await this.parts.consensus.exclusive(async () => {
-      await this.parts.indexer.flush();
+      await this.parts.consensus.flushIndex();
       await this.snapshots.clear();
       const progress = header.entries >= LOAD_PROGRESS_MIN ? startProgress(this.parts.logger, 'loading state', header.entries, { unit: 'entries' }) : undefined;
       await loadDb(this.parts.db, entries, (n) => progress?.update(n));
@@ -316,11 +318,11 @@ export class DevnetControl {
   private async edit(address: Address, edit: AccountEdit): Promise<void> {
     this.live();
     await this.parts.consensus.exclusive(async () => {
-      const app = appOf(this.parts);
-      const root = await editLatestState(app, address, edit);
+      const app = this.parts.app;
+      const root = await app.editAccount(address, edit);
       // The next header's app_hash names the state it builds on (and the IBC store, once it has entries).
       const ibcRoot = app.meta()?.lastIbcRoot;
-      await this.moveHead((s) => ({ ...s, appHash: appHashWithIbc(root, ibcRoot ? fromHex(ibcRoot) : new Uint8Array(0)) }));
+      await this.parts.consensus.amendHead((s) => ({ ...s, appHash: evmAppHash(root, ibcRoot ? fromHex(ibcRoot) : undefined) }));
     });
     this.notify('state');
   }
@@ -328,22 +330,10 @@ export class DevnetControl {
   private async editMeta(fn: (m: AppMeta) => AppMeta, head?: (s: ChainState) => ChainState): Promise<void> {
     this.live();
     await this.parts.consensus.exclusive(async () => {
-      const app = appOf(this.parts);
-      const meta = app.meta();
-      if (meta === undefined) throw new Error('the app has no chain yet');
-      const next = fn(meta);
-      await app.store.commit([], next);
-      app.setMeta(next);
-      if (head) await this.moveHead(head);
+      await this.parts.app.editMeta(fn);
+      if (head) await this.parts.consensus.amendHead(head);
     });
     this.notify('state');
-  }
-
-  private async moveHead(fn: (s: ChainState) => ChainState): Promise<void> {
-    const { state, lastCommit } = this.parts.consensus.head();
-    const next = fn(state);
-    await this.parts.stateStore.save(next);
-    this.parts.consensus.resetHead(next, lastCommit);
   }
 }
 

@@ -1,14 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAddressFromString } from '@ethereumjs/util';
+import { createAddressFromString, createContractAddress } from '@ethereumjs/util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signEthTransfer } from '../../app/fixtures/signed-txs.js';
-import { impersonatedTx } from '../../app/impersonation.js';
-import { Query } from '../../events/query/query.js';
-import { initHome } from '../../genesis/home.js';
-import { makeBlockId } from '../../types/part-set.js';
-import { startNode, type ChainletNode } from '../node.js';
+import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signEthTransfer, signTx } from '../app/fixtures/signed-txs.js';
+import { impersonatedTx } from '../app/impersonation.js';
+import { Query } from '../events/query/query.js';
+import { initHome } from '../genesis/home.js';
+import { makeBlockId } from '../types/part-set.js';
+import { timestampFromMs } from '../types/time.js';
+import { buildEmptySegment } from '../consensus/empty-segment.js';
+import type { SegmentBlockStore } from '../store/segments/segment-stores.js';
+import { startNode, type ChainletNode } from '../node/node.js';
 
 const nodes: ChainletNode[] = [];
 afterEach(async () => {
@@ -59,10 +62,10 @@ describe('mining many blocks', () => {
     const b = (await n.internals.app.evm.getBlock(101))!;
     expect(b.timestamp - a.timestamp).toBe(1n);
     expect(b.baseFeePerGas).toBeLessThanOrEqual(a.baseFeePerGas);
-    // block_search sees the range heights.
+    // block_search sees the segment heights.
     const found = await n.internals.blockIndexer!.search(Query.parse('block.height >= 9999 AND block.height <= 10001'));
     expect(found).toEqual([9_999, 10_000, 10_001]);
-    // A tx after the range executes and is found.
+    // A tx after the segment executes and is found.
     await n.broadcastTx(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 5n, { nonce: 0n }));
     await n.mine(1);
     expect((await n.internals.app.evm.getTransactionsOfBlock(n.height)).length).toBe(1);
@@ -79,7 +82,7 @@ describe('mining many blocks', () => {
     await checkChain(n, [1, 2, 3, 4, 5, 6]);
   });
 
-  it('keeps ranges across a restart of a node on disk', async () => {
+  it('keeps segments across a restart of a node on disk', async () => {
     const home = mkdtempSync(join(tmpdir(), 'chainlet-devnet-'));
     try {
       initHome(home, {});
@@ -99,6 +102,70 @@ describe('mining many blocks', () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+  it('gives blocks BLOCKHASH of segment blocks, after a restart and a revert too', async () => {
+    // A contract creation that stores BLOCKHASH(50) in slot 0: PUSH2 50, BLOCKHASH, PUSH1 0, SSTORE, STOP.
+    const storeBlockhash50 = async (n: ChainletNode, nonce: bigint): Promise<string> => {
+      await n.broadcastTx(signTx(DEV_KEY_0, { data: Buffer.from('6100324060005500', 'hex') }, { nonce, gasLimit: 200_000n }));
+      await n.mine(1);
+      const created = createContractAddress(createAddressFromString(DEV_ADDRESS_0), nonce);
+      const state = await n.internals.app.evm.stateAt(n.height);
+      return `0x${hex(await state.getStorage(created, new Uint8Array(32)))}`;
+    };
+    const home = mkdtempSync(join(tmpdir(), 'chainlet-devnet-'));
+    try {
+      initHome(home, {});
+      let n = await startNode({ home, servers: false, config: { consensus: { mode: 'manual' } } });
+      await n.internals.devnet.mine(60); // heights 2…61, one segment
+      const hash50 = `0x${hex((await n.internals.blockStore.loadBlockMeta(50))!.blockId.hash)}`;
+      await n.stop();
+      n = await startNode({ home, servers: false, config: { consensus: { mode: 'manual' } } });
+      nodes.push(n);
+      const id = await n.internals.devnet.snapshot();
+      expect(await storeBlockhash50(n, 0n)).toBe(hash50);
+      expect(await n.internals.devnet.revert(id)).toBe(true);
+      expect(await storeBlockhash50(n, 0n)).toBe(hash50);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a crash inside the commit of an empty segment', () => {
+  it.each(['block store only', 'block store and app'])('is finished at the next start (%s written)', async (written) => {
+    const home = mkdtempSync(join(tmpdir(), 'chainlet-devnet-'));
+    try {
+      initHome(home, {});
+      let n = await startNode({ home, servers: false, config: { consensus: { mode: 'manual' } } });
+      await n.mine(1);
+      // What commitEmptySegment writes first, without the rest: the process dies there.
+      const { admin } = n.internals.consensus;
+      const { state, lastCommit } = admin.head();
+      const { results, app } = n.internals.app.prepareEmptyBlocks(20);
+      const { segment, after } = await buildEmptySegment({
+        state,
+        lastCommit,
+        signers: n.internals.validators,
+        count: 20,
+        firstTime: timestampFromMs((state.lastBlockTime.seconds + 1) * 1000),
+        intervalMs: 1000,
+        results,
+        app,
+      });
+      await admin.exclusive(async () => {
+        await (n.internals.blockStore as SegmentBlockStore).saveEmptySegment(segment);
+        if (written === 'block store and app') await n.internals.app.commitEmptySegment(segment);
+      });
+      await n.stop();
+      n = await startNode({ home, servers: false, config: { consensus: { mode: 'manual' } } });
+      nodes.push(n);
+      expect([n.height, n.internals.app.evm.latestHeight()]).toEqual([segment.to, segment.to]);
+      expect(hex(n.internals.consensus.admin.head().state.lastBlockId.hash)).toBe(hex(after.lastBlockId.hash));
+      await n.mine(1);
+      await checkChain(n, [2, 3, 12, segment.to, segment.to + 1]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('snapshots', () => {
@@ -108,7 +175,7 @@ describe('snapshots', () => {
     const pendingTx = signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 0n });
     await n.broadcastTx(pendingTx);
     const id1 = await d.snapshot();
-    const clock = n.internals.consensus.clock;
+    const clock = n.internals.consensus.admin.clock();
     const before = await balanceOf(n, DEV_ADDRESS_1);
 
     await n.mine(1); // includes the pending tx
@@ -122,7 +189,7 @@ describe('snapshots', () => {
     expect(n.height).toBe(1);
     expect(await balanceOf(n, DEV_ADDRESS_1)).toBe(before);
     expect(n.internals.mempool.size()).toBe(1);
-    expect(n.internals.consensus.clock).toEqual(clock);
+    expect(n.internals.consensus.admin.clock()).toEqual(clock);
     expect(await n.internals.blockStore.loadBlock(2)).toBeUndefined();
     expect(await n.internals.app.evm.getBlock(2)).toBeUndefined();
     expect(await d.revert(id2)).toBe(false); // deleted with the earlier one
@@ -154,7 +221,7 @@ describe('state surgery', () => {
     expect(acct.nonce).toBe(9n);
     expect(await state.getCode(who)).toEqual(new Uint8Array([0x60, 0x01]));
     expect(await state.getStorage(who, slot)).toEqual(new Uint8Array([0x42]));
-    const root = n.internals.consensus.head().state.appHash;
+    const root = n.internals.consensus.admin.head().state.appHash;
     expect(hex(root)).toBe(hex(await state.getStateRoot()));
     await n.mine(1);
     expect(hex((await n.internals.blockStore.loadBlock(2))!.header.appHash)).toBe(hex(root));
@@ -170,7 +237,7 @@ describe('state surgery', () => {
     const b = (await n.internals.app.evm.getBlock(n.height))!;
     expect(b.gasLimit).toBe(12_345_678n);
     expect(b.coinbase.toString()).toBe(coinbase.toString());
-    expect(n.internals.consensus.head().state.consensusParams.block.maxGas).toBe(12_345_678);
+    expect(n.internals.consensus.admin.head().state.consensusParams.block.maxGas).toBe(12_345_678);
     await d.setMinGasPrice(50_000_000_000n);
     const res = await n.broadcastTx(signEthTransfer(DEV_KEY_0, DEV_ADDRESS_1, 1n, { nonce: 0n, maxFeePerGas: 10_000_000_000n }));
     expect(res.code).not.toBe(0);

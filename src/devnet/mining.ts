@@ -3,16 +3,17 @@
  * (evm_setAutomine, evm_setIntervalMining, miner_start / miner_stop).
  *
  *   mine(n): blocks with executable mempool txs ── one by one, through consensus rounds
- *            the empty rest                      ── one EmptyRange (fast-mine.ts) when n > 1
+ *            the empty rest                      ── one empty segment when n > 1, committed by the
+ *                                                   block executor (ConsensusAdmin.mineEmptySegment)
  *
  * Blocks mined together are `interval` apart (default 1 s, as hardhat_mine); the first one gets
  * the requested timestamp, else the next-block timestamp, else the clock.
  */
-import { timestampFromMs, timestampToMs, type Timestamp } from '../../types/time.js';
-import { MineLimitError, RangeNotApplicableError, TimestampTooLowError } from './errors.js';
-import { announceRange, mineEmptyRange } from './fast-mine.js';
+import { NodeStoppedError, SegmentNotApplicableError } from '../consensus/errors.js';
+import { timestampFromMs, timestampToMs, type Timestamp } from '../types/time.js';
+import { DevnetStoppedError, MineLimitError, TimestampTooLowError } from './errors.js';
 import type { DevnetParts } from './parts.js';
-import { startProgress } from '../../util/progress.js';
+import { startProgress } from '../util/progress.js';
 
 /** Mining at least this many blocks at once logs its progress (anvil_mine of 100 000 blocks). */
 const MINE_PROGRESS_MIN = 1000;
@@ -24,7 +25,7 @@ export interface MineOptions {
   interval?: number;
   /** Most blocks one call may mine (`[evm] max-mine-blocks`); more is a MineLimitError. */
   maxBlocks?: number;
-  /** True once the node is stopping: a range being computed stops at its next chunk. */
+  /** True once the node is stopping: a segment being computed stops at its next chunk. */
   cancelled?: () => boolean;
 }
 
@@ -52,15 +53,16 @@ export async function mineBlocks(parts: DevnetParts, count: number, opts: MineOp
       continue;
     }
     try {
-      const range = await consensus.exclusive(async () => {
-        if (mempool.hasPending()) throw new RangeNotApplicableError('transactions are pending');
-        return mineEmptyRange(parts, remaining, { timestamp: next, intervalMs, cancelled: opts.cancelled });
+      const segment = await consensus.exclusive(async () => {
+        if (mempool.hasPending()) throw new SegmentNotApplicableError('transactions are pending');
+        return consensus.mineEmptySegment(remaining, { timestamp: next, intervalMs, cancelled: opts.cancelled });
       });
       remaining = 0;
       progress?.update(count);
-      await announceRange(parts, range);
+      await consensus.announceEmptySegment(segment);
     } catch (e) {
-      if (!(e instanceof RangeNotApplicableError)) throw e;
+      if (e instanceof NodeStoppedError) throw new DevnetStoppedError();
+      if (!(e instanceof SegmentNotApplicableError)) throw e;
       parts.logger.debug({ reason: e.reason }, 'mining blocks one by one');
       await mineOne();
     }

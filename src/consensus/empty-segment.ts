@@ -1,81 +1,35 @@
 /**
- * A range of empty blocks mined at once (anvil_mine / hardhat_mine). The blocks are real CometBFT
- * blocks (header hashes chained through `last_block_id`, a LastCommit signed by every validator
- * with ed25519) but everything that repeats from one empty block to the next is computed once:
+ * Computes an empty segment (store/segments/empty-segment.ts): the blocks `from … to` the engine
+ * would produce with no txs, everything that repeats from one empty block to the next computed once:
  *
- *   per range:  validators / params / app / results / evidence / data hashes, their merkle leaves,
- *               the right half of the header merkle tree
- *   per block:  4 header leaves + 6 inner hashes, the block's proto bytes (part-set hash),
- *               one precommit signature per validator, the commit hash for the next header
+ *   per segment: validators / params / app / results / evidence / data hashes, their merkle leaves,
+ *                the right half of the header merkle tree
+ *   per block:   4 header leaves + 6 inner hashes, the block's proto bytes (part-set hash),
+ *                one precommit signature per validator, the commit hash for the next header
  *
- * Only the per-block results are kept (hash, part-set hash, size, signatures: ~130 bytes a block,
- * one db entry for the whole range); blocks, metas, commits, validator sets, FinalizeBlock
- * responses and EVM block records are rebuilt from them on read (range-synthesis.ts).
+ * The block executor commits what this returns (`BlockExecutor.commitEmptySegment`).
  */
-import { BlockIDFlag } from '../../abci/types.js';
-import type { ChainState } from '../../store/chain-state.js';
-import type { LocalValidator } from '../../consensus/validator.js';
-import { encodeBytesValue, encodeConsensusVersion, encodeStringValue } from '../../types/proto.js';
-import { ed25519Sign } from '../../crypto/ed25519.js';
-import { sha256 } from '../../crypto/hash.js';
-import { BLOCK_PROTOCOL } from '../../consensus/block-executor.js';
-import { type BlockID, type Commit, type CommitSig, type Header, type Validator } from '../../types/block.js';
-import { consensusParamsHash } from '../../types/params-hash.js';
-import type { ConsensusParams } from '../../types/params.js';
-import { lastResultsHash } from '../../types/results.js';
-import { timestampFromMs, timestampToMs, type Timestamp } from '../../types/time.js';
-import { txsHash } from '../../types/txs.js';
-import { evidenceHash } from '../../types/evidence.js';
-import { PART_SIZE } from '../../types/part-set.js';
-import { merkleRoot } from '../../crypto/merkle.js';
-import { ValidatorSet } from '../../types/validator-set.js';
+import { BlockIDFlag, type ResponseFinalizeBlock } from '../abci/types.js';
+import type { ChainState } from '../store/chain-state.js';
+import { segmentBlockId, segmentTime, validatorSetAt, type EmptySegment } from '../store/segments/empty-segment.js';
+import type { LocalValidator } from './validator.js';
+import { encodeBytesValue, encodeConsensusVersion, encodeStringValue } from '../types/proto.js';
+import { ed25519Sign } from '../crypto/ed25519.js';
+import { sha256 } from '../crypto/hash.js';
+import { BLOCK_PROTOCOL } from '../version.js';
+import { type BlockID, type Commit, type CommitSig, type Header } from '../types/block.js';
+import { consensusParamsHash } from '../types/params-hash.js';
+import { lastResultsHash } from '../types/results.js';
+import { timestampFromMs, timestampToMs, type Timestamp } from '../types/time.js';
+import { txsHash } from '../types/txs.js';
+import { evidenceHash } from '../types/evidence.js';
+import { PART_SIZE } from '../types/part-set.js';
+import { merkleRoot } from '../crypto/merkle.js';
 import { blockIdBytes, bytesValue, commitSigBytes, emptyBlockBytes, int64Value, precommitSignBytes, timestampBytes } from './empty-block-codec.js';
-import { DevnetStoppedError, RangeNotApplicableError } from './errors.js';
+import { NodeStoppedError, SegmentNotApplicableError } from './errors.js';
 
-/** What the EVM side of the range needs (the app's view of the same blocks). */
-export interface EmptyRangeEvm {
-  /** Base fee of the first block; later ones follow the fee market for an empty parent. */
-  baseFees: bigint[];
-  gasLimit: bigint;
-  /** Coinbase override; undefined = each block's proposer address. */
-  coinbase: Uint8Array | undefined;
-  stateRoot: Uint8Array;
-  /** CometBFT hash of the block before the range (zero hash before height 1). */
-  parentHash: Uint8Array;
-}
-
-/** One range; persisted as is (v8), so every field is plain data. */
-export interface EmptyRange {
-  readonly from: number;
-  readonly to: number;
-  readonly chainId: string;
-  readonly appVersion: number;
-  /** Validators of height `from` (set order, with priorities) and their proposer. */
-  readonly validators: Validator[];
-  /** Per height (N > 1 validators only): proposer index, and N priorities of that height's set. */
-  readonly proposers: Uint16Array | undefined;
-  readonly priorities: Float64Array | undefined;
-  readonly consensusParams: ConsensusParams;
-  readonly validatorsHash: Uint8Array;
-  readonly appHash: Uint8Array;
-  /** `last_results_hash` of block `from` (the results of the block before); later blocks: empty results. */
-  readonly firstLastResultsHash: Uint8Array;
-  readonly prevBlockId: BlockID;
-  /** LastCommit of block `from`. */
-  readonly prevCommit: Commit;
-  readonly firstTimeMs: number;
-  readonly intervalMs: number;
-  /** Per block, `count` × 32 bytes. */
-  readonly hashes: Uint8Array;
-  readonly partHashes: Uint8Array;
-  readonly sizes: Uint32Array;
-  /** Per block, N × 64 bytes of precommit signatures (validator-set order). */
-  readonly signatures: Uint8Array;
-  readonly evm: EmptyRangeEvm;
-}
-
-export interface BuildRangeInput {
-  /** The head the range extends (its lastBlockHeight + 1 is the first height). */
+export interface BuildSegmentInput {
+  /** The head the segment extends (its lastBlockHeight + 1 is the first height). */
   state: ChainState;
   /** LastCommit for the first block (the seen commit of the head). */
   lastCommit: Commit;
@@ -84,8 +38,10 @@ export interface BuildRangeInput {
   count: number;
   firstTime: Timestamp;
   intervalMs: number;
-  evm: Omit<EmptyRangeEvm, 'baseFees'> & { firstBaseFee: bigint; nextBaseFee(parent: bigint): bigint };
-  /** Checked between chunks: true ends the build with a DevnetStoppedError (the node is stopping). */
+  /** The app's FinalizeBlock responses of the first heights (later ones repeat the last) and its own record. */
+  results: ResponseFinalizeBlock[];
+  app: unknown;
+  /** Checked between chunks: true ends the build with a NodeStoppedError (the node is stopping). */
   cancelled?: () => boolean;
 }
 
@@ -111,36 +67,27 @@ function inner(l: Uint8Array, r: Uint8Array): Uint8Array {
   return sha256(scratch.subarray(0, 65));
 }
 
-export function rangeTime(r: Pick<EmptyRange, 'from' | 'firstTimeMs' | 'intervalMs'>, height: number): Timestamp {
-  return timestampFromMs(r.firstTimeMs + (height - r.from) * r.intervalMs);
-}
-
-/** Vote time of the range's precommits: 1 ms after the block time (deterministic, never stored). */
-export function rangeVoteTime(r: Pick<EmptyRange, 'from' | 'firstTimeMs' | 'intervalMs'>, height: number): Timestamp {
-  return timestampFromMs(r.firstTimeMs + (height - r.from) * r.intervalMs + 1);
-}
-
 /** Blocks computed between two turns of the event loop (≈ 30–60 ms of signing with one validator). */
-export const RANGE_CHUNK_BLOCKS = 512;
+export const SEGMENT_CHUNK_BLOCKS = 512;
 
-/** One turn of the event loop, I/O included: the node answers other requests while a range is built. */
+/** One turn of the event loop, I/O included: the node answers other requests while a segment is built. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Computes the blocks `state.lastBlockHeight + 1 … + count`, giving the event loop a turn every
- * RANGE_CHUNK_BLOCKS blocks. Throws if a validator is offline or a validator-set change is still
+ * SEGMENT_CHUNK_BLOCKS blocks. Throws if a validator is offline or a validator-set change is still
  * pending (the caller mines those heights the normal way).
  */
-export async function buildEmptyRange(input: BuildRangeInput): Promise<{ range: EmptyRange; after: ChainState }> {
+export async function buildEmptySegment(input: BuildSegmentInput): Promise<{ segment: EmptySegment; after: ChainState }> {
   const { state, count, signers } = input;
   const from = state.lastBlockHeight + 1;
   const to = from + count - 1;
   const n = state.validators.size();
   const signerAt = state.validators.validators.map((v) => signers.find((s) => bytesEq(s.address, v.address)));
-  if (signerAt.some((s) => s === undefined || !s.online)) throw new RangeNotApplicableError('a validator is offline or not in this process');
-  if (!bytesEq(state.validators.hash(), state.nextValidators.hash())) throw new RangeNotApplicableError('a validator set change is pending');
+  if (signerAt.some((s) => s === undefined || !s.online)) throw new SegmentNotApplicableError('a validator is offline or not in this process');
+  if (!bytesEq(state.validators.hash(), state.nextValidators.hash())) throw new SegmentNotApplicableError('a validator set change is pending');
 
-  // ── per range ──
+  // ── per segment ──
   const version = { block: BLOCK_PROTOCOL, app: state.consensusParams.version.app };
   const valsHash = state.validators.hash();
   const emptyResults = lastResultsHash([]);
@@ -201,9 +148,9 @@ export async function buildEmptyRange(input: BuildRangeInput): Promise<{ range: 
   const firstMs = timestampToMs(input.firstTime);
 
   for (let i = 0; i < count; i++) {
-    if (i > 0 && i % RANGE_CHUNK_BLOCKS === 0) {
+    if (i > 0 && i % SEGMENT_CHUNK_BLOCKS === 0) {
       await nextTurn();
-      if (input.cancelled?.()) throw new DevnetStoppedError();
+      if (input.cancelled?.()) throw new NodeStoppedError();
     }
     const height = from + i;
     const time = timestampFromMs(firstMs + i * input.intervalMs);
@@ -256,14 +203,7 @@ export async function buildEmptyRange(input: BuildRangeInput): Promise<{ range: 
     lastCommit = { height, round: 0, blockId, signatures: sigs };
   }
 
-  const baseFees = [input.evm.firstBaseFee];
-  for (let i = 1; i < count; i++) {
-    const nextFee = input.evm.nextBaseFee(baseFees[i - 1]!);
-    if (nextFee === baseFees[i - 1]) break; // fixed point: the rest are equal
-    baseFees.push(nextFee);
-  }
-
-  const range: EmptyRange = {
+  const segment: EmptySegment = {
     from,
     to,
     chainId: state.chainId,
@@ -283,43 +223,20 @@ export async function buildEmptyRange(input: BuildRangeInput): Promise<{ range: 
     partHashes,
     sizes,
     signatures,
-    evm: {
-      baseFees,
-      gasLimit: input.evm.gasLimit,
-      coinbase: input.evm.coinbase,
-      stateRoot: input.evm.stateRoot,
-      parentHash: input.evm.parentHash,
-    },
+    results: input.results,
+    app: input.app,
   };
   const after: ChainState = {
     ...state,
     lastBlockHeight: to,
     lastBlockId,
-    lastBlockTime: rangeTime(range, to),
+    lastBlockTime: timestampFromMs(firstMs + (count - 1) * input.intervalMs),
     validators: cur,
     nextValidators: next,
     lastValidators: lastValidators.copy(),
     lastResultsHash: emptyResults,
   };
-  return { range, after };
-}
-
-export function rangeBlockId(r: EmptyRange, height: number): BlockID {
-  if (height === r.from - 1) return r.prevBlockId;
-  const i = height - r.from;
-  return {
-    hash: r.hashes.slice(i * 32, i * 32 + 32),
-    partSetHeader: { total: Math.ceil(r.sizes[i]! / PART_SIZE), hash: r.partHashes.slice(i * 32, i * 32 + 32) },
-  };
-}
-
-/** The validator set of a height inside the range (with that height's priorities and proposer). */
-export function validatorSetAt(r: EmptyRange, height: number): ValidatorSet {
-  const i = height - r.from;
-  if (r.proposers === undefined || r.priorities === undefined) return ValidatorSet.fromValidators(r.validators, r.validators[0]!.address);
-  const n = r.validators.length;
-  const vals = r.validators.map((v, k) => ({ ...v, proposerPriority: r.priorities![i * n + k]! }));
-  return ValidatorSet.fromValidators(vals, r.validators[r.proposers[i]!]!.address);
+  return { segment, after };
 }
 
 function splitParts(bytes: Uint8Array): Uint8Array[] {
@@ -332,4 +249,40 @@ function bytesEq(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * The chain state after a segment, from the state before it and the segment alone (what the
+ * builder returns as `after`): the handshake recovers a segment whose commit a crash cut short.
+ * A segment has no validator-set change, so each height's next set is its set incremented once.
+ */
+export function stateAfterSegment(state: ChainState, segment: EmptySegment): ChainState {
+  const last = validatorSetAt(segment, segment.to);
+  const validators = last.copyIncrementProposerPriority(1);
+  return {
+    ...state,
+    lastBlockHeight: segment.to,
+    lastBlockId: segmentBlockId(segment, segment.to),
+    lastBlockTime: segmentTime(segment, segment.to),
+    validators,
+    nextValidators: validators.copyIncrementProposerPriority(1),
+    lastValidators: last,
+    lastResultsHash: lastResultsHash([]),
+  };
+}
+
+/**
+ * What an application offers to have empty blocks committed as one segment (Chainlet's addition to
+ * ABCI, for devnet mining of many blocks). The block executor is its only caller.
+ */
+export interface EmptySegmentApp {
+  /**
+   * The app's FinalizeBlock responses for `count` empty blocks after its last one (the first ones,
+   * until they repeat: every later block has the last) and its own record of them, kept in the segment.
+   */
+  prepareEmptyBlocks(count: number): { results: ResponseFinalizeBlock[]; app: unknown };
+  /** Commits a segment the block store now holds: the app's last block is the segment's last. */
+  commitEmptySegment(segment: EmptySegment): Promise<void>;
+  /** Tells the app's own block listeners about one height of a committed segment. */
+  announceEmptyBlock(segment: EmptySegment, height: number): void;
 }

@@ -1,9 +1,12 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BTreeLevel } from '../../store/btree-level.js';
+import { BTreeLevel } from '../store/btree-level.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dbEntries, restoreSnapshot } from './db-restore.js';
 import type { RootDb } from './parts.js';
 import { dumpDb, loadDb, readDump } from './state-dump.js';
+import { resolveConfig } from '../config/resolve.js';
+import { openChainStores } from '../node/chain-core.js';
+import { LegacyRangesError } from '../store/errors.js';
 
 const dbs: RootDb[] = [];
 afterEach(async () => {
@@ -70,5 +73,23 @@ describe('db restore', () => {
     const raw = gunzipSync(dump);
     expect(() => readDump(gzipSync(raw.subarray(0, raw.length - 1)))).toThrow(/truncated entry/);
     expect(() => readDump(gzipSync(Buffer.from('hello')))).toThrow(/not a Chainlet state dump/);
+  });
+});
+
+describe('empty-block ranges of the layout before empty segments', () => {
+  it('a state dump holding them is refused before anything is loaded', async () => {
+    const legacy = await db({ '!blocks!bs.state': 'x', '!devnet!range\x0000000000000000000002': 'old range' });
+    await expect(async () => readDump(await dumpDb(legacy, { chainId: 'c', height: 2 }))).rejects.toThrow(
+      'invalid state dump: a dump of an earlier Chainlet with empty-block ranges, which this version cannot read',
+    );
+  });
+
+  it('a database holding them is refused at open', async () => {
+    const legacy = await db({ '!devnet!range\x0000000000000000000002': 'old range' });
+    const sub = (name: string) => legacy.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as RootDb;
+    await expect(openChainStores(sub, resolveConfig(undefined, {}))).rejects.toThrow(LegacyRangesError);
+    const fresh = await db({});
+    const subFresh = (name: string) => fresh.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as RootDb;
+    await expect(openChainStores(subFresh, resolveConfig(undefined, {}))).resolves.toBeDefined();
   });
 });

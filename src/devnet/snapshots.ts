@@ -5,10 +5,9 @@
  * `false`. Taking a snapshot is O(1) (a level snapshot); reverting writes only what changed.
  */
 import type { AbstractSnapshot } from 'abstract-level';
-import type { Timestamp } from '../../types/time.js';
+import type { BlockClock } from '../consensus/admin.js';
 import { restoreSnapshot } from './db-restore.js';
-import { appOf, type DevnetParts } from './parts.js';
-import { reloadFromDb } from './reload.js';
+import { reloadFromDb, type DevnetParts } from './parts.js';
 
 interface NodeSnapshot {
   id: number;
@@ -16,7 +15,7 @@ interface NodeSnapshot {
   height: number;
   /** Mempool txs in admission-relevant order (pending by block order, then queued). */
   txs: Uint8Array[];
-  clock: { offsetMs: number; nextTime: Timestamp | undefined };
+  clock: BlockClock;
 }
 
 export class SnapshotManager {
@@ -30,13 +29,13 @@ export class SnapshotManager {
   /** Takes a snapshot (call inside `consensus.exclusive`); returns its id. */
   async take(): Promise<number> {
     const p = this.parts;
-    await p.indexer.flush(); // indexing runs behind the blocks: let it catch up so the snapshot holds it
+    await p.consensus.flushIndex(); // indexing runs behind the blocks: let it catch up so the snapshot holds it
     const snap: NodeSnapshot = {
       id: this.nextId++,
       db: p.db.snapshot(),
       height: p.consensus.height,
       txs: p.mempool.reapMaxTxs(-1),
-      clock: p.consensus.clock,
+      clock: p.consensus.clock(),
     };
     this.snaps.push(snap);
     return snap.id;
@@ -48,10 +47,10 @@ export class SnapshotManager {
     if (i < 0) return false;
     const snap = this.snaps[i]!;
     const p = this.parts;
-    await p.indexer.flush();
-    const written = await restoreSnapshot(p.db, snap.db, trieKeyPrefix(p));
+    await p.consensus.flushIndex();
+    const written = await restoreSnapshot(p.db, snap.db, p.app.trieKeyPrefix());
     await reloadFromDb(p);
-    p.consensus.clock = snap.clock;
+    p.consensus.setClock(snap.clock);
     for (const tx of snap.txs) {
       try {
         await p.mempool.checkTx(tx);
@@ -68,7 +67,7 @@ export class SnapshotManager {
   /** Records the starting chain, once (call inside `consensus.exclusive`). */
   async takeBase(): Promise<void> {
     if (this.base) return;
-    await this.parts.indexer.flush();
+    await this.parts.consensus.flushIndex();
     this.base = { id: 0, db: this.parts.db.snapshot(), height: this.parts.consensus.height, txs: [], clock: { offsetMs: 0, nextTime: undefined } };
   }
 
@@ -77,10 +76,10 @@ export class SnapshotManager {
     const base = this.base;
     if (!base) return false;
     const p = this.parts;
-    await p.indexer.flush();
-    await restoreSnapshot(p.db, base.db, trieKeyPrefix(p));
+    await p.consensus.flushIndex();
+    await restoreSnapshot(p.db, base.db, p.app.trieKeyPrefix());
     await reloadFromDb(p);
-    p.consensus.clock = base.clock;
+    p.consensus.setClock(base.clock);
     for (const s of this.snaps.splice(0)) await s.db.close();
     this.nextId = 1;
     p.logger.debug({ height: base.height }, 'reset to the starting chain');
@@ -104,10 +103,4 @@ export class SnapshotManager {
   get size(): number {
     return this.snaps.length;
   }
-}
-
-/** Trie nodes are content-addressed and only ever added: a revert leaves them (unreachable ones are harmless). */
-export function trieKeyPrefix(parts: DevnetParts): Uint8Array {
-  const prefix = (appOf(parts).store.trie as unknown as { prefix: string }).prefix;
-  return new Uint8Array(Buffer.from(prefix, 'utf8'));
 }

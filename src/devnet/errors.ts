@@ -3,17 +3,9 @@
  * one (e.g. the timestamp error of evm_setNextBlockTimestamp).
  */
 
-import { DevnetError } from '../../rpc/eth/namespaces/service-errors.js';
+import { DevnetError } from '../rpc/eth/namespaces/service-errors.js';
 
 export { DevnetError };
-
-/** The fast path cannot mine these heights (the caller mines them one by one instead). */
-export class RangeNotApplicableError extends DevnetError {
-  override name = 'RangeNotApplicableError';
-  constructor(readonly reason: string) {
-    super(`empty blocks cannot be mined as a range: ${reason}`);
-  }
-}
 
 /** evm_setNextBlockTimestamp / evm_mine with a timestamp not after the latest block. */
 export class TimestampTooLowError extends DevnetError {
@@ -44,7 +36,7 @@ export class DevnetStoppedError extends DevnetError {
 
 /**
  * A mine call asking for more blocks than `[evm] max-mine-blocks` (a RangeError: -32602). Every
- * block of a range is signed by every validator, so a count has a cost in time and memory.
+ * block of a segment is signed by every validator, so a count has a cost in time and memory.
  */
 export class MineLimitError extends RangeError {
   override name = 'MineLimitError';

@@ -5,8 +5,8 @@
  */
 import { createAddressFromString } from '@ethereumjs/util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signEthTransfer } from '../../app/fixtures/signed-txs.js';
-import { startNode, type ChainletNode } from '../node.js';
+import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signEthTransfer } from '../app/fixtures/signed-txs.js';
+import { startNode, type ChainletNode } from '../node/node.js';
 
 const nodes: ChainletNode[] = [];
 afterEach(async () => {

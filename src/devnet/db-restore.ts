@@ -12,7 +12,7 @@
  * skipped: the extra nodes are unreachable from the restored roots.
  */
 import type { AbstractSnapshot } from 'abstract-level';
-import { directTarget } from '../../store/btree-level.js';
+import { directTarget } from '../store/btree-level.js';
 import type { RootDb } from './parts.js';
 
 const RAW = { keyEncoding: 'view', valueEncoding: 'view' } as const;

@@ -1,12 +1,12 @@
 /**
- * The protobuf encodings the empty-range loop needs per block, written in one pass into an
+ * The protobuf encodings the empty-segment loop needs per block, written in one pass into an
  * exactly-sized array (sizes computed first, no writer objects): the header leaves, the whole
  * empty block (for its part-set hash), a commit signature and the precommit sign bytes. Same
  * bytes as types/proto.ts (the tests compare them), several times cheaper, which matters at
  * 10 000 blocks a call. proto3 rules: zero scalars and empty bytes are omitted.
  */
-import type { BlockID, Commit, CommitSig, Header } from '../../types/block.js';
-import type { Timestamp } from '../../types/time.js';
+import type { BlockID, Commit, CommitSig, Header } from '../types/block.js';
+import type { Timestamp } from '../types/time.js';
 
 // ── sizes ────────────────────────────────────────────────────────────────────────────────
 

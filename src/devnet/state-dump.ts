@@ -1,7 +1,7 @@
 /**
  * anvil_dumpState / anvil_loadState: the whole node database (blocks, commits, FinalizeBlock
  * responses, receipts and logs in the app's block records, the tx and block indexes, the state
- * trie, empty-block ranges), so a loaded node answers for every block the dumped one had.
+ * trie, empty segments), so a loaded node answers for every block the dumped one had.
  *
  * Format (then gzip; the RPC carries it as 0x-hex, as Anvil does):
  *   "CHAINLET-STATE\n" ‖ u32be header length ‖ header JSON {version, chainId, height, entries}
@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { dbEntries, restoreRange, type EntrySource } from './db-restore.js';
+import { LEGACY_RANGE_SUBLEVEL } from '../store/segments/segment-registry.js';
 import { InvalidStateDumpError } from './errors.js';
 import type { RootDb } from './parts.js';
 
@@ -71,6 +72,7 @@ export function readDump(gz: Uint8Array): { header: DumpHeader; entries: EntrySo
     const vl = buf.readUInt32BE(off + 4 + kl);
     if (off + 8 + kl + vl > buf.length) throw new InvalidStateDumpError('truncated entry');
     const value = new Uint8Array(buf.subarray(off + 8 + kl, off + 8 + kl + vl));
+    if (isLegacyRangeKey(key)) throw new InvalidStateDumpError('a dump of an earlier Chainlet with empty-block ranges, which this version cannot read');
     const prev = list.at(-1);
     if (prev !== undefined && Buffer.compare(prev[0], key) >= 0) throw new InvalidStateDumpError('entries out of order');
     list.push([key, value]);
@@ -78,6 +80,12 @@ export function readDump(gz: Uint8Array): { header: DumpHeader; entries: EntrySo
   }
   if (list.length !== header.entries) throw new InvalidStateDumpError(`expected ${header.entries} entries, found ${list.length}`);
   return { header, entries: toAsync(list) };
+}
+
+/** Ranges of the layout before empty segments: root keys `!devnet!range\0…`. */
+const LEGACY_RANGE_KEY = Buffer.from(`!${LEGACY_RANGE_SUBLEVEL}!range\x00`, 'latin1');
+function isLegacyRangeKey(key: Uint8Array): boolean {
+  return key.length > LEGACY_RANGE_KEY.length && Buffer.from(key.buffer, key.byteOffset, LEGACY_RANGE_KEY.length).equals(LEGACY_RANGE_KEY);
 }
 
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
