@@ -1,5 +1,5 @@
 /** Chainlet's public API. */
-export { startNode } from './node/node.js';
+export { startNode } from './network/start-node.js';
 export type { ChainletNode, StartNodeOptions, NodeInternals } from './node/node.js';
 export type { ServerUrls } from './node/servers.js';
 export { defaultConfig } from './config/defaults.js';
@@ -17,5 +17,7 @@ export { createApiKey } from './rpc/routing/api-keys.js';
 export { createEip1193Provider, getApiKeyStore } from './node/rpc-wiring.js';
 export type { Eip1193Provider } from './rpc/eth/provider.js';
 export { startNetwork } from './network/network.js';
-export type { Network, NetworkChain, ChainSpec, EvmChainSpec } from './network/network.js';
-export type { KvStoreChain, KvStoreChainSpec } from './network/kvstore-chain.js';
+export type { Network, NetworkChain, ChainSpec, EvmChainSpec, StartNetworkOptions } from './network/network.js';
+export type { KvStoreChain, KvStoreChainSpec } from './chains/kvstore/start.js';
+export type { Chain, ChainCapabilities, ChainKind } from './chains/types.js';
+export { ChainRegistry, BUILTIN_KINDS } from './chains/registry.js';

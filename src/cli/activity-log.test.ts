@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EventMessage } from '../events/types.js';
 import type { SvmTxRecord } from '../svm/history.js';
-import { formatBlockLine, formatTxLine, svmTxLine, txLine } from './activity-log.js';
+import { txLine } from '../chains/comet-activity.js';
+import { svmTxLine } from '../chains/svm/activity.js';
+import { formatBlockLine, formatTxLine } from './activity-log.js';
 
 describe('activity log lines on a terminal', () => {
   it('a tx line names hash, from, to, gas, status and block', () => {

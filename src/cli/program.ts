@@ -6,11 +6,11 @@
 import { Command, Option } from 'commander';
 import { renderToml } from '../config/files.js';
 import { resolveConfig } from '../config/resolve.js';
-import { HomeExistsError, initHome } from '../genesis/home.js';
+import { HomeExistsError } from '../genesis/home.js';
+import { RELAYER_PRIVATE_KEY } from '../network/ibc/relayer-key.js';
 import { startNetwork, type ChainSpec } from '../network/network.js';
-import { DEFAULT_KVSTORE_RPC_LADDR } from '../network/kvstore-chain.js';
-import { DEFAULT_HUB_RPC_LADDR } from '../network/hub-defaults.js';
-import { parseListenAddress } from '../config/listen-address.js';
+import { ChainRegistry } from '../chains/registry.js';
+import type { CliContext } from '../chains/types.js';
 import { COMET_VERSION, VERSION } from '../version.js';
 import { printBanner } from './banner.js';
 import { configListenFlags, refuseUnsafePorts, type ListenFlag } from './unsafe-ports.js';
@@ -26,7 +26,12 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   await buildProgram().parseAsync([...argv]);
 }
 
-const CHAIN_KINDS = ['evm', 'hub', 'kvstore', 'svm'] as const;
+/** The chain kinds `--chains` offers (src/chains/registry.ts); the first is always there. */
+const KINDS = new ChainRegistry();
+const DEFAULT_CHAINS = KINDS.list()
+  .filter((k) => k.byDefault)
+  .map((k) => k.name)
+  .join(',');
 
 function buildProgram(): Command {
   const program = new Command();
@@ -42,36 +47,35 @@ function buildProgram(): Command {
 
   program
     .command('init')
-    .description('write a home folder: genesis, config.toml, app.toml, validator and node keys')
+    .description(
+      'write a home folder: every chain of the network (the EVM chain: genesis, config.toml, app.toml, validator and node keys; the others in <home>/<kind>/)',
+    )
     .requiredOption('--home <dir>', 'home folder')
-    .option('--chain-id <id>', 'Cosmos chain id (the EVM chain id is read from it)', 'chainlet_9000-1')
-    .option('--validators <n>', 'number of in-process validators', '1')
+    .option('--chain-id <id>', 'Cosmos chain id of the EVM chain (the EVM chain id is read from it)', 'chainlet_9000-1')
+    .option('--validators <n>', 'number of in-process validators of the EVM chain', '1')
+    .option('--chains <list>', `chains of the network to write, comma-separated: ${KINDS.names().join(', ')} (as start's --chains)`, DEFAULT_CHAINS)
     .option('--overwrite', 'replace an existing genesis', false)
-    .action((o: { home: string; chainId: string; validators: string; overwrite: boolean }) => {
+    .action(async (o: { home: string; chainId: string; validators: string; chains: string; overwrite: boolean }) => {
       const n = Number(o.validators);
       if (!Number.isInteger(n) || n < 1) fail(`--validators must be a positive integer, got ${o.validators}`);
-      let r: ReturnType<typeof initHome>;
+      const kinds = usage(() => chainKinds(o.chains)).map((name) => KINDS.get(name));
+      const files: string[] = [];
       try {
-        r = initHome(o.home, { chainId: o.chainId, validators: n, overwrite: o.overwrite });
+        // Each kind writes its chain; the first pair's relayer is funded in every IBC chain's genesis (docs/network.md).
+        for (const k of kinds)
+          files.push(
+            ...((await k.initHome?.(o.home, { chainId: o.chainId, validators: n, overwrite: o.overwrite, relayerKeys: [RELAYER_PRIVATE_KEY] })) ?? []),
+          );
       } catch (err) {
         if (err instanceof HomeExistsError) fail(err.message);
         throw err;
       }
-      console.log(`initialised ${o.home} for chain ${r.genesis.chainId} with ${n} validator(s)`);
-      for (const f of r.files) console.log(`  wrote ${f}`);
+      console.log(`initialised ${o.home} for chain ${o.chainId} with ${n} validator(s) and ${kinds.map((k) => k.name).join(', ')}`);
+      for (const f of files) console.log(`  wrote ${f}`);
     });
 
   const start = addNodeOptions(program.command('start').description('start a node (default: an in-memory devnet with funded dev accounts)'));
-  start.option('--kvstore-rpc <laddr>', `CometBFT RPC address of the kvstore chain (with --chains …,kvstore)`, DEFAULT_KVSTORE_RPC_LADDR);
-  start.option('--hub-rpc <laddr>', 'CometBFT RPC address of the hub chain (with --chains …,hub)', DEFAULT_HUB_RPC_LADDR);
-  start.option(
-    '--hub-block-time <ms>',
-    'the hub makes a block every <ms> milliseconds, empty ones too (interval mode; 0: automine, a block only when a tx arrives)',
-    '0',
-  );
-  start.option('--svm-rpc <addr>', 'Solana JSON-RPC address of the SVM chain (with --chains …,svm), as solana-test-validator', '127.0.0.1:8899');
-  start.option('--svm-ws <addr>', 'Solana WebSocket (subscriptions) address of the SVM chain', '127.0.0.1:8900');
-  start.option('--svm-slot-ms <ms>', 'milliseconds per slot of the SVM chain (0: only when mined)', '400');
+  for (const k of KINDS.list()) for (const opt of k.cli?.options ?? []) start.option(opt.flags, opt.description, opt.default);
   start.addOption(
     new Option(
       '--output <format>',
@@ -80,55 +84,22 @@ function buildProgram(): Command {
   );
   start.option(
     '--chains <list>',
-    `chains of the network, comma-separated: ${CHAIN_KINDS.join(', ')} (evm is always there; hub's RPC listens on ${DEFAULT_HUB_RPC_LADDR.replace('tcp://', '')}, kvstore's on ${DEFAULT_KVSTORE_RPC_LADDR.replace('tcp://', '')}, svm's Solana RPC on 127.0.0.1:8899)`,
-    'evm,hub,svm',
+    `chains of the network, comma-separated: ${KINDS.names().join(', ')} (${KINDS.list()
+      .map((k) => k.help)
+      .join('; ')})`,
+    DEFAULT_CHAINS,
   );
   start.action(async (o: Record<string, string | boolean | undefined>) => {
     const plan = usage(() => planFromOptions(o));
-    const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : 'evm,hub,svm'));
+    const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : DEFAULT_CHAINS));
     const json = o['output'] === undefined ? !process.stdout.isTTY : o['output'] === 'json';
     // Every server is HTTP or WebSocket that browsers and fetch clients reach: refuse a port they cannot.
     const listen: ListenFlag[] = usage(() => configListenFlags(resolveConfig(plan.home, plan.overrides))).map((f) =>
       typeof o['port'] === 'string' && (f.flag === '--json-rpc.address' || f.flag === '--json-rpc.ws-address') ? { ...f, flag: `--port (${f.flag})` } : f,
     );
-    const host = typeof o['host'] === 'string' ? o['host'] : undefined;
-    const chains: ChainSpec[] = [{ kind: 'evm', home: plan.home, config: plan.overrides, devnet: plan.devnet, offlineValidators: plan.offlineValidators }];
-    if (kinds.includes('hub')) {
-      const given = typeof o['hubRpc'] === 'string' ? o['hubRpc'] : DEFAULT_HUB_RPC_LADDR;
-      const laddr = host && given === DEFAULT_HUB_RPC_LADDR ? `tcp://${host}:26757` : given;
-      usage(() => parseListenAddress(laddr, '--hub-rpc'));
-      listen.push({ flag: '--hub-rpc', address: laddr });
-      const blockMs = Number(typeof o['hubBlockTime'] === 'string' ? o['hubBlockTime'] : '0');
-      if (!Number.isSafeInteger(blockMs) || blockMs < 0)
-        fail(`invalid value "${String(o['hubBlockTime'])}" for --hub-block-time: expected a non-negative integer`);
-      const consensus = blockMs > 0 ? { mode: 'interval' as const, timeoutCommitMs: blockMs } : undefined;
-      chains.push({
-        kind: 'hub',
-        mnemonic: plan.devnet?.mnemonic,
-        config: { logLevel: plan.overrides.logLevel, rpc: { laddr } },
-        ...(consensus ? { consensus } : {}),
-      });
-    }
-    if (kinds.includes('kvstore')) {
-      const given = typeof o['kvstoreRpc'] === 'string' ? o['kvstoreRpc'] : DEFAULT_KVSTORE_RPC_LADDR;
-      const laddr = host && given === DEFAULT_KVSTORE_RPC_LADDR ? `tcp://${host}:26767` : given;
-      usage(() => parseListenAddress(laddr, '--kvstore-rpc'));
-      listen.push({ flag: '--kvstore-rpc', address: laddr });
-      chains.push({ kind: 'kvstore', config: { logLevel: plan.overrides.logLevel, rpc: { laddr } } });
-    }
-    if (kinds.includes('svm')) {
-      const str = (k: string, d: string) => (typeof o[k] === 'string' ? (o[k] as string) : d);
-      const rpc = str('svmRpc', '127.0.0.1:8899');
-      const ws = str('svmWs', '127.0.0.1:8900');
-      usage(() => parseListenAddress(rpc, '--svm-rpc'));
-      usage(() => parseListenAddress(ws, '--svm-ws'));
-      listen.push({ flag: '--svm-rpc', address: rpc }, { flag: '--svm-ws', address: ws });
-      const slotMs = Number(str('svmSlotMs', '400'));
-      if (!Number.isSafeInteger(slotMs) || slotMs < 0) fail(`invalid value "${str('svmSlotMs', '')}" for --svm-slot-ms: expected a non-negative integer`);
-      // The [svm] section as the chain spec takes it (limits, origins, history sizes).
-      const svm = usage(() => resolveConfig(plan.home, plan.overrides)).svm;
-      chains.push({ kind: 'svm', rpc, ws, slotMs, mnemonic: plan.devnet?.mnemonic, home: plan.home, ...svm });
-    }
+    const ctx = cliContext(o, plan, listen);
+    // Each kind makes its spec from its own flags (and checks them), in the registry's order.
+    const chains = usage(() => KINDS.list().flatMap((k) => (kinds.includes(k.name) && k.cli ? [k.cli.spec(ctx) as ChainSpec] : [])));
     usage(() => refuseUnsafePorts(listen));
     // What a slow start waits for, on stderr: stdout keeps the banner (or only JSON lines).
     const onWait = plan.silent
@@ -136,7 +107,6 @@ function buildProgram(): Command {
       : (what: string) =>
           process.stderr.write(json ? `${JSON.stringify({ time: new Date().toISOString(), event: 'waiting', message: what })}\n` : `${what}…\n`);
     const network = await startNetwork({ chains, onWait }).catch((err: Error) => fail(describeStartError(err, resolveConfig(plan.home, plan.overrides))));
-    const node = network.evm!;
     const stopLogs = plan.silent ? undefined : logActivity(network.chains, process.stdout, { json });
     const shutdown = async (sig: string) => {
       if (!plan.silent)
@@ -148,16 +118,25 @@ function buildProgram(): Command {
     // Installed before the banner says "Ctrl-C to stop", so a signal right after it is handled.
     process.once('SIGINT', () => void shutdown('SIGINT'));
     process.once('SIGTERM', () => void shutdown('SIGTERM'));
-    if (!plan.silent) await printBanner(node, { mnemonic: plan.devnet?.mnemonic, network, json });
+    if (!plan.silent) await printBanner(network, { mnemonic: plan.devnet?.mnemonic, json });
   });
 
   const config = program.command('config').description('inspect the configuration');
-  addNodeOptions(
-    config.command('show').description("print the effective config.toml and app.toml (defaults, then the home's files, then flags) as TOML"),
-  ).action((o: Record<string, string | boolean | undefined>) => {
+  const show = addNodeOptions(
+    config
+      .command('show')
+      .description("print the effective config.toml and app.toml (defaults, then the home's files, then flags) as TOML, then each chain's settings"),
+  );
+  for (const k of KINDS.list()) for (const opt of k.cli?.options ?? []) show.option(opt.flags, opt.description, opt.default);
+  show.option('--chains <list>', `the chains whose settings to show: ${KINDS.names().join(', ')}`, DEFAULT_CHAINS);
+  show.action((o: Record<string, string | boolean | undefined>) => {
     const plan = usage(() => planFromOptions(o));
     const cfg = usage(() => resolveConfig(plan.home, plan.overrides));
-    process.stdout.write(`# config/config.toml\n${renderToml('config', cfg)}\n# config/app.toml\n${renderToml('app', cfg)}`);
+    const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : DEFAULT_CHAINS));
+    const ctx = cliContext(o, plan, []);
+    const lines = KINDS.list().flatMap((k) => (kinds.includes(k.name) ? usage(() => k.configLines?.(ctx) ?? []) : []));
+    const chains = lines.length > 0 ? `\n# chains of the network (chainlet start --chains ${kinds.join(',')})\n${lines.map((l) => `# ${l}`).join('\n')}\n` : '';
+    process.stdout.write(`# config/config.toml\n${renderToml('config', cfg)}\n# config/app.toml\n${renderToml('app', cfg)}${chains}`);
   });
 
   registerKeysCommand(program);
@@ -166,15 +145,29 @@ function buildProgram(): Command {
   return program;
 }
 
+/** The kinds `--chains` names, each known to the registry; the first kind (evm) is always there. */
 function chainKinds(list: string): string[] {
   const kinds = list
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const names = KINDS.names();
   for (const k of kinds)
-    if (!(CHAIN_KINDS as readonly string[]).includes(k))
-      throw new Error(`invalid value "${list}" for --chains: expected a comma-separated list of ${CHAIN_KINDS.join(', ')}`);
-  return kinds;
+    if (!names.includes(k)) throw new Error(`invalid value "${list}" for --chains: expected a comma-separated list of ${names.join(', ')}`);
+  return [...new Set([names[0]!, ...kinds])];
+}
+
+/** What each kind reads to make its spec from `chainlet start`'s flags. */
+function cliContext(o: Record<string, string | boolean | undefined>, plan: ReturnType<typeof planFromOptions>, listen: ListenFlag[]): CliContext {
+  return {
+    options: o,
+    home: plan.home,
+    overrides: plan.overrides,
+    devnet: plan.devnet,
+    offlineValidators: plan.offlineValidators,
+    ...(typeof o['host'] === 'string' ? { host: o['host'] } : {}),
+    listen,
+  };
 }
 
 /** Runs `f`; a usage or config mistake ends the process with one line. */

@@ -4,6 +4,8 @@
  *   config/priv_validator_key.json            (validator 0)
  *   config/validators/priv_validator_key_<i>.json (the other in-process validators)
  *   config/node_key.json  data/priv_validator_state.json  data/chainlet.db/
+ * and the network's other chains each in a folder of the same layout (`writeChainHome`):
+ *   <kind>/config/genesis.json  <kind>/config/priv_validator_key.json  <kind>/data/chainlet.db/
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +13,7 @@ import { defaultConfig, homeProfile } from '../config/defaults.js';
 import { renderToml } from '../config/files.js';
 import { ed25519Generate, type Ed25519Key } from '../crypto/ed25519.js';
 import { deriveDevAccounts, type DevAccount } from './dev-accounts.js';
-import { createDevnetGenesis } from './devnet.js';
+import { createDevnetGenesis, type DevnetGenesisOptions } from './devnet.js';
 import { genesisFromJson, genesisToJson, type GenesisDoc } from './genesis-doc.js';
 import { nodeKeyFromJson, nodeKeyToJson, privValidatorKeyFromJson, privValidatorKeyToJson } from './key-files.js';
 
@@ -19,6 +21,8 @@ export interface InitHomeOptions {
   chainId?: string;
   validators?: number;
   overwrite?: boolean;
+  /** More funded EVM accounts in the genesis (the network's IBC relayer). */
+  extraAlloc?: DevnetGenesisOptions['extraAlloc'];
 }
 
 export interface InitHomeResult {
@@ -53,7 +57,7 @@ export function initHome(home: string, opts: InitHomeOptions = {}): InitHomeResu
   const n = opts.validators ?? 1;
   const validatorKeys = Array.from({ length: n }, () => ed25519Generate());
   const nodeKey = ed25519Generate();
-  const { genesis } = createDevnetGenesis({ chainId: opts.chainId, validators: n, validatorKeys });
+  const { genesis } = createDevnetGenesis({ chainId: opts.chainId, validators: n, validatorKeys, ...(opts.extraAlloc ? { extraAlloc: opts.extraAlloc } : {}) });
   const base = defaultConfig();
   // A home is not the throwaway devnet profile: devnet control starts off (`[evm] devnet = true` turns it on).
   const cfg = { ...homeProfile(base), home, dbBackend: 'classic' as const };
@@ -71,6 +75,33 @@ export function initHome(home: string, opts: InitHomeOptions = {}): InitHomeResu
   put('config/node_key.json', (p) => writeJson(p, nodeKeyToJson(nodeKey)));
   put('data/priv_validator_state.json', (p) => writeJson(p, { height: '0', round: 0, step: 0 }));
   return { home, genesis, validatorKeys, nodeKey, files };
+}
+
+/**
+ * The home of one more chain of the network (`<home>/<kind>/`, laid out as a CometBFT home):
+ * `config/genesis.json`, its validator keys (`config/priv_validator_key.json`, then
+ * `config/validators/priv_validator_key_<i>.json`) and `data/`. Read back with `loadHome`.
+ * Returns the files written.
+ */
+export function writeChainHome(dir: string, genesis: GenesisDoc, validatorKeys: Ed25519Key[]): string[] {
+  mkdirSync(join(dir, 'config', 'validators'), { recursive: true });
+  mkdirSync(join(dir, 'data'), { recursive: true });
+  const files: string[] = [];
+  const put = (rel: string, v: unknown) => {
+    const p = join(dir, rel);
+    writeJson(p, v);
+    files.push(p);
+  };
+  put('config/genesis.json', genesisToJson(genesis));
+  validatorKeys.forEach((k, i) =>
+    put(i === 0 ? 'config/priv_validator_key.json' : `config/validators/priv_validator_key_${i}.json`, privValidatorKeyToJson(k)),
+  );
+  return files;
+}
+
+/** Whether `dir` holds a chain's genesis (a home, or a chain's home inside one). */
+export function hasGenesis(dir: string): boolean {
+  return existsSync(join(dir, 'config', 'genesis.json'));
 }
 
 export interface LoadedHome {

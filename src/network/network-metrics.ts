@@ -6,12 +6,11 @@
  * the namespace. Off, nothing is loaded.
  */
 import type { Logger } from 'pino';
-import { resolveConfig } from '../config/resolve.js';
+import type { ChainKind } from '../chains/types.js';
 import type { InstrumentationConfig } from '../config/types.js';
 import type { MetricsRegistry } from '../node/metrics.js';
 import { startPrometheusServer } from '../node/prometheus-server.js';
 import type { RunningServer } from '../rpc/transport/index.js';
-import type { ChainSpec } from './network.js';
 
 export interface NetworkMetrics {
   readonly registry: MetricsRegistry;
@@ -19,19 +18,17 @@ export interface NetworkMetrics {
   serve(logger: Logger): Promise<RunningServer>;
 }
 
-/** The `[instrumentation]` of the first chain whose config turns Prometheus on, or undefined. */
-export function networkInstrumentation(chains: readonly ChainSpec[]): InstrumentationConfig | undefined {
-  for (const spec of chains) {
-    // The SVM chain has no node config (its home holds its ledger only).
-    if (spec.kind === 'svm') continue;
-    const cfg = resolveConfig('home' in spec ? spec.home : undefined, spec.config).instrumentation;
-    if (cfg.prometheus) return cfg;
+/** The `[instrumentation]` of the first chain whose config turns Prometheus on (its kind reads it), or undefined. */
+export function networkInstrumentation(specs: readonly { kind: string }[], kinds: readonly ChainKind[]): InstrumentationConfig | undefined {
+  for (const [i, spec] of specs.entries()) {
+    const cfg = kinds[i]!.instrumentation?.(spec);
+    if (cfg) return cfg;
   }
   return undefined;
 }
 
-export async function openNetworkMetrics(chains: readonly ChainSpec[]): Promise<NetworkMetrics | undefined> {
-  const cfg = networkInstrumentation(chains);
+export async function openNetworkMetrics(specs: readonly { kind: string }[], kinds: readonly ChainKind[]): Promise<NetworkMetrics | undefined> {
+  const cfg = networkInstrumentation(specs, kinds);
   if (!cfg) return undefined;
   const registry = (await import('../node/metrics.js')).createMetricsRegistry(cfg.namespace);
   return { registry, serve: (logger) => startPrometheusServer(registry.registry, cfg, logger) };

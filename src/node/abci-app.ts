@@ -16,12 +16,12 @@ import { KvStoreApp } from '../apps/kvstore/kvstore-app.js';
 import type { NodeConfig } from '../config/types.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { Db } from './chain-core.js';
-import { DEFAULT_PROXY_APP, type AppKind } from './abci-app-kinds.js';
+import { DEFAULT_PROXY_APP } from './abci-app-kinds.js';
 
 export interface AppServerOptions {
   home: string;
-  /** Default 'evm'. */
-  app?: AppKind;
+  /** Opens the home's application (its chain kind's `socketApp`, src/chains); default the EVM app (`openHomeApp`). */
+  open?: (home: string, config: NodeConfig, logger: Logger) => Promise<HomeApp<Application>>;
   /** `tcp://host:port` or `unix:///path` (CometBFT's `proxy_app`). */
   address?: string;
   maxMessageBytes?: number;
@@ -97,7 +97,7 @@ export async function serveApp(
 export async function serveAppOverSocket(opts: AppServerOptions): Promise<RunningAppServer> {
   const config = resolveConfig(opts.home);
   const logger = opts.logger ?? (await createLogger({ level: config.logLevel, name: 'chainlet-app' }));
-  const homeApp: HomeApp<Application> = (opts.app ?? 'evm') === 'kvstore' ? await openHomeKvStore(opts.home) : await openHomeApp(opts.home, config, logger);
+  const homeApp: HomeApp<Application> = await (opts.open ?? openHomeApp)(opts.home, config, logger);
   const server = await serveApp(homeApp, { address: opts.address, maxMessageBytes: opts.maxMessageBytes, maxQueueBytes: opts.maxQueueBytes, logger });
   return {
     home: opts.home,

@@ -36,8 +36,7 @@ import type { StateStore } from '../store/state-store.js';
 import type { TxIndexer } from '../store/tx-indexer.js';
 import type { Timestamp } from '../types/time.js';
 import { VERSION } from '../version.js';
-import { DevnetControl } from './devnet/devnet-control.js';
-import { rangeVirtualBlocks } from './devnet/range-stores.js';
+import { DevnetControl } from '../devnet/devnet-control.js';
 import { Keystore } from './keystore/keystore.js';
 import { openApiKeyStore, type ApiKeyStore } from '../rpc/routing/api-keys.js';
 import type { EthService } from '../rpc/eth/service.js';
@@ -45,6 +44,7 @@ import { createEthService } from './rpc-wiring.js';
 import type { NodeQuerySource } from './cosmos-node-queries.js';
 import { NODE_QUERY_SERVICES } from '../app/lazy-query-routes.js';
 import type { ChainMetrics, MetricsRegistry } from './metrics.js';
+import type { RelayerControl } from '../rpc/eth/namespaces/services.js';
 import { timestampToNs } from '../types/time.js';
 import { startServers, type RunningServers, type ServerUrls } from './servers.js';
 import { buildConsensusCore, chainMetrics, openChainStores, quorumShortfall, startProduction, type Db } from './chain-core.js';
@@ -72,6 +72,8 @@ export interface StartNodeOptions {
   logger?: Logger;
   /** A network's one metrics registry: the node reports there and serves no `/metrics` of its own. */
   metrics?: MetricsRegistry;
+  /** The network's IBC relayers, which chainlet_pauseRelayer, chainlet_relayerStatus… control (given by the network at start). */
+  relayer?: RelayerControl;
 }
 
 export interface ChainletNode {
@@ -124,7 +126,7 @@ export interface NodeInternals {
   validators: LocalValidator[];
   /** The root database every store is a sublevel of. */
   db: Db;
-  /** evm_* / anvil_* / hardhat_* and miner_* operations (src/node/devnet). */
+  /** evm_* / anvil_* / hardhat_* and miner_* operations (src/devnet). */
   devnet: DevnetControl;
   /** Password-protected accounts of the personal namespace (`<home>/keystore`, else in memory). */
   keystore: Keystore;
@@ -192,7 +194,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   await db.open();
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   const stores = await openChainStores(sub, config);
-  const { ranges, blockStore, stateStore, txIndexer, blockIndexer } = stores;
+  const { segments, blockStore, stateStore, txIndexer, blockIndexer } = stores;
   const nodeQuerySource: NodeQuerySource = {
     blockStore,
     txIndexer,
@@ -217,8 +219,8 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     logger: moduleLogger('app'),
     minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
     lazyQueryRoutes: [nodeQueries],
+    segments,
   });
-  app.devnetAccess().store.virtual = rangeVirtualBlocks(ranges);
   // Trace replays run a block's every tx again, Cosmos ones too: the block store has them.
   app.setBlockSource(async (height) => {
     const block = await blockStore.loadBlock(height);
@@ -228,6 +230,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   // ── handshake, then consensus ──
   const core = await buildConsensusCore({
     app,
+    segmentApp: app,
     stores,
     genesis,
     validatorKeys,
@@ -239,9 +242,10 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
   });
   const { eventBus, mempool, indexer, executor, consensus, validators } = core;
   const devnet = new DevnetControl(
-    { db, chainId: genesis.chainId, ranges, blockStore, stateStore, indexer, app, mempool, consensus, eventBus, validators, logger: moduleLogger('devnet') },
+    { db, chainId: genesis.chainId, consensus: consensus.admin, app: app.admin, mempool, logger: moduleLogger('devnet') },
     { intervalMs: config.consensus.timeoutCommitMs, maxMineBlocks: config.evm.maxMineBlocks },
   );
+  if (opts.relayer) devnet.relayer = opts.relayer;
   const level = logger.level;
   devnet.onLoggingChange((on) => {
     for (const l of moduleLoggers) l.level = on ? level : 'silent';

@@ -16,7 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSocketApp, type SocketApplication } from '../../src/abci-server/socket-client.js';
 import { initHome, loadHome } from '../../src/genesis/home.js';
-import { startAbciChain, type AbciChain } from '../../src/network/abci-chain.js';
+import { startAbciChain, type AbciChain } from '../../src/chains/abci-chain.js';
 import { CometRpcClient } from '../../src/node/comet-front/comet-client.js';
 import { startCometFront, type CometFront } from '../../src/node/comet-front/front.js';
 import { signErc20Deploy } from '../../src/app/fixtures/signed-txs.js';

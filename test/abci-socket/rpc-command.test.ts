@@ -12,7 +12,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectSocketApp } from '../../src/abci-server/socket-client.js';
 import { loadHome } from '../../src/genesis/home.js';
-import { startAbciChain } from '../../src/network/abci-chain.js';
+import { startAbciChain } from '../../src/chains/abci-chain.js';
 import { signEthTransfer, DEV_ADDRESS_0, DEV_KEY_0, DEV_ADDRESS_1 } from '../../src/app/fixtures/signed-txs.js';
 import { CLI_BIN as bin, killAll, spawnCli } from '../helpers/cli.js';
 

@@ -22,11 +22,17 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
  */
 const RANK: Record<string, number> = {
   // The bundle's root (scripts/bundle.mjs): the public API and the command line.
-  'package-core.ts': 17,
-  cli: 16,
-  'index.ts': 15,
+  'package-core.ts': 19,
+  cli: 18,
+  'index.ts': 17,
+  // The composition root (startNetwork) over the chain kinds (src/chains/<kind>: a kind's start,
+  // routing adapter, IBC endpoint), which use the relayer's types and the nodes below.
+  network: 17,
+  chains: 16,
+  'network/ibc': 15,
   node: 15,
-  network: 15,
+  // Devnet control: over the consensus engine's and the EVM app's admin interfaces; the node builds it.
+  devnet: 15,
   rpc: 14,
   'abci-server': 14,
   consensus: 13,
@@ -187,15 +193,16 @@ function partCycles(imports: readonly Import[], ranks: Record<string, number>): 
  * every top-level `const` holding an empty Map, WeakMap, Set or WeakSet to be filled. Per-node state
  * belongs to the node (its internals, its env); what is left is listed below with why it is not.
  */
-const STATE_FOLDERS = ['node', 'network', 'rpc'];
+const STATE_FOLDERS = ['node', 'network', 'chains', 'rpc'];
 const MODULE_STATE_KEPT: Record<string, string> = {
-  'network/abci-chain.ts chains': 'process-wide numbering of chains (logger names)',
+  'chains/abci-chain.ts chains': 'process-wide numbering of chains (logger names)',
   'node/metrics.ts subscribers': 'process-wide unique event-bus subscriber names',
   'node/node.ts nodeCounter': 'process-wide numbering of nodes (logger and subscriber names)',
   'rpc/comet/envelope.ts encodedEvents': 'encode-once cache of an immutable event message',
   'rpc/comet/http-handler.ts httpCallSeq': 'process-wide sequence making caller ids unique',
   'rpc/comet/net.ts chunkCache': 'genesis chunks, a pure function of the genesis object they are keyed by',
   'rpc/eth/exec/message.ts cache': 'gas parameters, a pure function of the Common they are keyed by',
+  'rpc/jsonrpc/errors.ts resolved': "a family's error texts merged with the spec's, a pure function of the texts object they are keyed by",
   'rpc/eth/namespaces/profiling/full-gc.ts cached': "the process's own gc() handle",
   'rpc/eth/provider.ts sessionIds': 'process-wide unique in-process session ids',
   'rpc/eth/pubsub.ts headerJson': 'encode-once cache of an immutable block',
@@ -205,6 +212,7 @@ const MODULE_STATE_KEPT: Record<string, string> = {
   'rpc/solana/cluster.ts fallbackIdentity': 'a constant derived from a fixed seed',
   'rpc/transport/backend.ts cached': 'the uWebSockets.js module, loaded once per process',
   'rpc/transport/pipeline.ts statusLines': 'HTTP status lines, a pure function of the code',
+  'rpc/transport/pipeline.ts validHeaders': 'frozen response header objects found valid (a pure check of an immutable object)',
 };
 
 /** `file name` of each top-level variable of a file that may hold state (see MODULE_STATE_KEPT). */
@@ -244,6 +252,28 @@ describe('layers', () => {
 
   it('the folders of src/ import each other without a cycle', () => {
     expect(partCycles(imports, RANK)).toEqual([]);
+  });
+
+  it('devnet control reaches consensus and the EVM app only through their admin interfaces; the chain core not at all', () => {
+    // What src/devnet may import below itself: the two admin interfaces, the errors it maps, the
+    // impersonation rule, the app meta's type, the IBC app hash, the db snapshot, plain types and helpers.
+    const allowed = (to: string) =>
+      to.startsWith('devnet/') ||
+      [
+        'consensus/admin.ts',
+        'consensus/errors.ts',
+        'app/app-admin.ts',
+        'app/app-store.ts',
+        'app/impersonation.ts',
+        'store/btree-level.ts',
+        'store/chain-state.ts',
+        'store/segments/segment-registry.ts',
+      ].includes(to) ||
+      /^(types|crypto|util|ibc|mempool|rpc\/eth\/namespaces)\//.test(to);
+    expect(imports.some((i) => i.from.startsWith('devnet/'))).toBe(true);
+    const devnet = imports.filter((i) => i.from.startsWith('devnet/') && !allowed(i.to));
+    expect(devnet.map((i) => `${i.from} imports ${i.to}`)).toEqual([]);
+    expect(imports.filter((i) => i.from === 'node/chain-core.ts' && i.to.includes('devnet/')).map((i) => i.to)).toEqual([]);
   });
 
   it('the composition root and the RPC servers keep no per-node state at module level', () => {

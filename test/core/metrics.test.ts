@@ -80,7 +80,7 @@ describe('Prometheus metrics', () => {
   });
 
   it('a kvstore chain of a network has its own endpoint with its chain_id', async () => {
-    const { startKvStoreChain } = await import('../../src/network/kvstore-chain.js');
+    const { startKvStoreChain } = await import('../../src/chains/kvstore/start.js');
     const kv = await startKvStoreChain({
       kind: 'kvstore',
       config: { rpc: { laddr: '' }, consensus: { mode: 'manual' }, instrumentation: { prometheus: true, prometheusListenAddr: '127.0.0.1:0' } },

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { clientStateOf, consensusStateOf } from '../../src/ibc/light-client.js';
-import { startHubChain, type HubChain } from '../../src/network/hub-chain.js';
+import { startHubChain, type HubChain } from '../../src/chains/hub/start.js';
 import { timestampFromMs } from '../../src/types/time.js';
 import type { Network } from '../../src/network/network.js';
 import { startEvmHubNetwork } from '../helpers/ibc-network.js';

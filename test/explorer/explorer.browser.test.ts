@@ -18,7 +18,7 @@ import type { ChainletNode } from '../../src/node/node.js';
 import { FAST_CONSENSUS, startTestNode, TEST_PORTS } from '../helpers/node.js';
 import { mergeConfig } from '../../src/config/defaults.js';
 import { startNetwork } from '../../src/network/network.js';
-import type { SvmChain } from '../../src/network/svm-chain.js';
+import type { SvmChain } from '../../src/chains/svm/start.js';
 import { createKeyPairSignerFromBytes, generateKeyPairSigner, lamports } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { signedWire } from '../svm/helpers.js';
@@ -26,7 +26,7 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { SigningStargateClient } from '@cosmjs/stargate';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
-import type { HubChain } from '../../src/network/hub-chain.js';
+import type { HubChain } from '../../src/chains/hub/start.js';
 import type { Network } from '../../src/network/network.js';
 
 function findChromium(): string | undefined {

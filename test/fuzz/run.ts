@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { deriveDevAccounts } from '../../src/genesis/dev-accounts.js';
 import { DEFAULT_CHAIN_ID } from '../../src/genesis/devnet.js';
-import { DEFAULT_HUB_CHAIN_ID } from '../../src/network/hub-chain.js';
+import { DEFAULT_HUB_CHAIN_ID } from '../../src/chains/hub/defaults.js';
 import { DEFAULT_MAX_BODY } from '../../src/rpc/routing/server.js';
 import {
   COMET_METHODS,

@@ -1,6 +1,6 @@
 /** A network of the EVM chain and the hub with IBC between them (channel-0 each side), every server on port 0. */
 import { mergeConfig } from '../../src/config/defaults.js';
-import type { HubChain } from '../../src/network/hub-chain.js';
+import type { HubChain } from '../../src/chains/hub/start.js';
 import { startNetwork, type ChainSpec, type Network, type StartNetworkOptions } from '../../src/network/network.js';
 import { FAST_CONSENSUS, TEST_PORTS } from './node.js';
 

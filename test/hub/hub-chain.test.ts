@@ -7,7 +7,7 @@ import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
-import { startHubChain, type HubChain } from '../../src/network/hub-chain.js';
+import { startHubChain, type HubChain } from '../../src/chains/hub/start.js';
 
 let hub: HubChain;
 beforeAll(async () => {

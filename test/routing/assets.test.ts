@@ -15,9 +15,9 @@ import { mergeConfig } from '../../src/config/defaults.js';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { denomHashHex } from '../../src/ibc/keys.js';
-import type { HubChain } from '../../src/network/hub-chain.js';
+import type { HubChain } from '../../src/chains/hub/start.js';
 import { startNetwork, type Network } from '../../src/network/network.js';
-import type { SvmChain } from '../../src/network/svm-chain.js';
+import type { SvmChain } from '../../src/chains/svm/start.js';
 import { FAST_CONSENSUS, TEST_PORTS } from '../helpers/node.js';
 
 let network: Network;

@@ -7,7 +7,7 @@
 import { createKeyPairFromBytes, getBase64Encoder, getTransactionDecoder, getBase64EncodedWireTransaction, signTransaction } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeConfig } from '../../src/config/defaults.js';
-import type { SvmChain } from '../../src/network/svm-chain.js';
+import type { SvmChain } from '../../src/chains/svm/start.js';
 import { startNetwork, type Network } from '../../src/network/network.js';
 import { FAST_CONSENSUS, TEST_PORTS } from '../helpers/node.js';
 

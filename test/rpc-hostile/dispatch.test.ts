@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeConfig } from '../../src/config/defaults.js';
 import { startNetwork, type Network } from '../../src/network/network.js';
-import type { SvmChain } from '../../src/network/svm-chain.js';
+import type { SvmChain } from '../../src/chains/svm/start.js';
 import type { ChainletNode } from '../../src/node/node.js';
 import { FAST_CONSENSUS, TEST_PORTS } from '../helpers/node.js';
 import { getRaw, nested, postRaw, PROTOTYPE_NAMES, RawWs, type RawReply } from './helpers.js';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createKeyPairSignerFromBytes, createSolanaRpc, generateKeyPairSigner, lamports } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSvmChain } from '../../src/network/svm-chain.js';
+import { startSvmChain } from '../../src/chains/svm/start.js';
 import { devSolanaKeypairs } from '../../src/index.js';
 import { signedWire } from './helpers.js';
 

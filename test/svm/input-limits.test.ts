@@ -7,7 +7,7 @@
 import { createKeyPairSignerFromBytes, createSolanaRpc, generateKeyPairSigner, getBase58Decoder, lamports, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSvmChain, type SvmChain } from '../../src/network/svm-chain.js';
+import { startSvmChain, type SvmChain } from '../../src/chains/svm/start.js';
 import { rpcError, signedWire } from './helpers.js';
 
 let chain: SvmChain;

@@ -9,7 +9,7 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { signedWire } from './helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetwork, type Network } from '../../src/network/network.js';
-import type { SvmChain } from '../../src/network/svm-chain.js';
+import type { SvmChain } from '../../src/chains/svm/start.js';
 import { FAST_CONSENSUS, TEST_PORTS } from '../helpers/node.js';
 import { mergeConfig } from '../../src/config/defaults.js';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, homeProfile } from '../../src/config/defaults.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { startSvmChain, type SvmChain } from '../../src/network/svm-chain.js';
+import { startSvmChain, type SvmChain } from '../../src/chains/svm/start.js';
 import { rawRequest } from '../helpers/raw-http.js';
 
 const BODY = 4096;

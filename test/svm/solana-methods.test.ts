@@ -26,7 +26,7 @@ import {
 import { getTransferSolInstruction } from '@solana-program/system';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSvmChain, type SvmChain } from '../../src/network/svm-chain.js';
+import { startSvmChain, type SvmChain } from '../../src/chains/svm/start.js';
 import { rpcError, signedWire } from './helpers.js';
 
 let chain: SvmChain;

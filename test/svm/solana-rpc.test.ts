@@ -34,7 +34,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSvmChain, type SvmChain } from '../../src/network/svm-chain.js';
+import { startSvmChain, type SvmChain } from '../../src/chains/svm/start.js';
 
 let chain: SvmChain;
 let rpc: Rpc<SolanaRpcApi>;

@@ -37,6 +37,13 @@ export interface ExplorerMempool {
   queued: { sender: string; nonce: string; hash: string }[];
 }
 
+/** A chain as the explorer reads it: the RPC families the page proxies (CometBFT RPC, Solana RPC). */
+export interface ExplorerChainFeed {
+  chainId: string;
+  comet?: { rpc: string; ws?: string };
+  svm?: { rpc: string; ws?: string };
+}
+
 /** Gas prices in base units of the native denom per unit of gas. */
 export interface GasPriceTiers {
   low: bigint;
@@ -168,11 +175,10 @@ export interface RoutingEnv {
     cometRpc?: string;
     cometWs?: string;
     ethRpc?: string;
-    svmRpc?: string;
     devnet: boolean;
     mempool?: () => ExplorerMempool;
-    /** The network's other CometBFT-style chains (the hub), each with its RPC and WebSocket. */
-    otherCometChains?: { chainId: string; rpc: string; ws?: string }[];
+    /** The network's other chains, each with the RPC families the page reads (its `explorer` capability, src/chains). */
+    others?: ExplorerChainFeed[];
     /** The latest IBC packets with their progress, newest first (a network with IBC). */
     ibcPackets?: (limit: number) => Promise<PacketLifecycle[]>;
   };

@@ -75,10 +75,10 @@ export async function handleExplorerConfig(ctx: RouteContext): Promise<Reply> {
     // The CometBFT-style chains the page can switch between: the first is the EVM chain.
     comet_chains: [
       ...(e?.cometRpc ? [{ chain_id: ctx.env.chains[0]?.chain.cosmosChainId ?? '', ws: e.cometWs ?? null, evm: true }] : []),
-      ...(e?.otherCometChains ?? []).map((c) => ({ chain_id: c.chainId, ws: c.ws ?? null, evm: false })),
+      ...(e?.others ?? []).flatMap((c) => (c.comet ? [{ chain_id: c.chainId, ws: c.comet.ws ?? null, evm: false }] : [])),
     ],
     eth: e?.ethRpc !== undefined,
-    svm: e?.svmRpc !== undefined,
+    svm: (e?.others ?? []).some((c) => c.svm !== undefined),
     devnet: e?.devnet ?? false,
     // The validator switch calls the node's own Ethereum JSON-RPC (its CORS applies), never a proxy.
     devnet_rpc: e?.devnet && e.ethRpc ? e.ethRpc : null,

@@ -117,11 +117,12 @@ async function proxy(ctx: RouteContext, family: ProxyFamily, url: string | undef
 /** `?chain=<id>` picks another CometBFT-style chain of the network (default: the EVM chain). */
 export function handleExplorerComet(ctx: RouteContext, p: ProxyRequest): Promise<Reply> {
   const e = ctx.env.explorer;
-  const other = p.chain ? e?.otherCometChains?.find((c) => c.chainId === p.chain) : undefined;
+  const other = p.chain ? e?.others?.find((c) => c.chainId === p.chain && c.comet) : undefined;
   if (p.chain && !other && p.chain !== ctx.env.chains[0]?.chain.cosmosChainId) {
     return Promise.resolve(refuse(404, null, rpcError(ErrorCode.InvalidRequest, `no CometBFT chain ${p.chain} in this network`)));
   }
-  return proxy(ctx, 'comet', other ? other.rpc : e?.cometRpc, p);
+  return proxy(ctx, 'comet', other?.comet ? other.comet.rpc : e?.cometRpc, p);
 }
 export const handleExplorerEth = (ctx: RouteContext, p: ProxyRequest) => proxy(ctx, 'eth', ctx.env.explorer?.ethRpc, p);
-export const handleExplorerSvm = (ctx: RouteContext, p: ProxyRequest) => proxy(ctx, 'svm', ctx.env.explorer?.svmRpc, p);
+/** The network's (first) chain with a Solana RPC. */
+export const handleExplorerSvm = (ctx: RouteContext, p: ProxyRequest) => proxy(ctx, 'svm', ctx.env.explorer?.others?.find((c) => c.svm)?.svm?.rpc, p);

@@ -1,9 +1,13 @@
 /**
  * A chain whose application is any ABCI `Application`: the engine, mempool, stores (in memory) and
  * CometBFT RPC of this project around it. With a socket application (src/abci-server/socket-client.ts)
- * this is what a CometBFT node is to its `proxy_app`; the kvstore chain is one with an in-process app.
+ * this is what a CometBFT node is to its `proxy_app`; the kvstore and hub kinds (src/chains/<kind>)
+ * are such chains with an in-process app.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { BTreeLevel } from '../store/btree-level.js';
+import { classicLevel } from '../store/classic-db.js';
 import type { Logger } from 'pino';
 import { createLogger } from '../util/logger.js';
 import type { Application } from '../abci/application.js';
@@ -25,6 +29,8 @@ import type { ValidatorSet } from '../types/validator-set.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { BlockStore } from '../store/block-store.js';
 import type { TxIndexer } from '../store/tx-indexer.js';
+import { cometActivity } from './comet-activity.js';
+import type { ChainCapabilities } from './types.js';
 
 export interface AbciChainOptions<App extends Application> {
   app: App;
@@ -38,6 +44,8 @@ export interface AbciChainOptions<App extends Application> {
   closeApp?: () => Promise<void> | void;
   /** A network's one metrics registry: the chain reports there and serves no `/metrics` of its own. */
   metrics?: MetricsRegistry;
+  /** The open database the stores go on (sublevels); its owner closes it (`closeApp`). Default: one in memory. */
+  db?: Db;
 }
 
 export interface AbciChain<App extends Application = Application> {
@@ -55,6 +63,8 @@ export interface AbciChain<App extends Application = Application> {
   /** The validator set of the next height (the relayer sends it with a header). */
   validatorSet(): ValidatorSet;
   stop(): Promise<void>;
+  /** Its CometBFT RPC, explorer feed, activity lines and metrics, as the network sees them (src/chains/types.ts). */
+  readonly capabilities: ChainCapabilities;
 }
 
 let chains = 0;
@@ -67,8 +77,9 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
   const logger = o.logger ?? (await createLogger({ level: config.logLevel === 'info' ? 'silent' : config.logLevel, name: `chainlet-${chainId}-${id}` }));
   const moduleLogger = (module: string) => logger.child({ module });
 
-  const db = new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
-  await db.open();
+  const ownDb = o.db === undefined;
+  const db = o.db ?? (new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db);
+  if (ownDb) await db.open();
   const sub = (name: string) => db.sublevel(name, { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db;
   const stores = await openChainStores(sub, config);
   const core = await buildConsensusCore({ app, stores, genesis, validatorKeys: o.validatorKeys, config, logger, moduleLogger, appVersion: VERSION });
@@ -109,6 +120,12 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
     app,
     parts: { mempool, blockStore: stores.blockStore, txIndexer: stores.txIndexer },
     validatorSet: () => consensus.state.lastValidators ?? consensus.state.validators,
+    capabilities: {
+      rpc: () => (rpc ? [{ family: 'comet', url: rpc.url, ws: rpc.wsUrl }] : []),
+      explorer: () => (rpc ? { chainId, comet: { rpc: rpc.url, ws: rpc.wsUrl } } : undefined),
+      metrics: metrics !== undefined,
+      activity: (write) => cometActivity((q, s) => eventBus.subscribe(s, q), write),
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -119,7 +136,7 @@ export async function startAbciChain<App extends Application>(o: AbciChainOption
       await indexer.flush().catch((err: unknown) => logger.error({ err }, 'indexing failed'));
       eventBus.close();
       await o.closeApp?.();
-      await db.close();
+      if (ownDb) await db.close();
     },
   };
   try {
@@ -143,13 +160,22 @@ export interface InMemoryAppChainOptions<App extends Application & { close(): Pr
   config?: DeepPartial<NodeConfig>;
   logger?: Logger;
   metrics?: MetricsRegistry;
+  /**
+   * A folder for the chain's LevelDB (`<dataDir>/chainlet.db`): the app (sublevel `app`) and the
+   * block, state and index stores in one database, so the chain resumes after any stop. Default:
+   * in memory, gone at stop.
+   */
+  dataDir?: string;
 }
 
 export async function startInMemoryAppChain<App extends Application & { close(): Promise<void> }>(o: InMemoryAppChainOptions<App>): Promise<AbciChain<App>> {
-  const db = new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' });
+  const db = (o.dataDir === undefined
+    ? new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' })
+    : await openDataDir(o.dataDir)) as unknown as Db;
   await db.open();
   const app = await o.openApp(db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as Db);
   return startAbciChain({
+    ...(o.dataDir !== undefined ? { db } : {}),
     app,
     genesis: o.genesis,
     validatorKeys: o.validatorKeys,
@@ -161,4 +187,10 @@ export async function startInMemoryAppChain<App extends Application & { close():
       await db.close();
     },
   });
+}
+
+/** The chain's LevelDB in `dir` (made if missing), not opened yet. */
+async function openDataDir(dir: string) {
+  mkdirSync(dir, { recursive: true });
+  return classicLevel(join(dir, 'chainlet.db'));
 }

@@ -5,19 +5,17 @@
  * Loaded on first use: a network without an SVM chain never loads LiteSVM.
  */
 import type { Logger } from 'pino';
-import { silentLogger } from '../util/logger.js';
-import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
+import { silentLogger } from '../../util/logger.js';
+import { DEV_MNEMONIC } from '../../genesis/dev-accounts.js';
 import { join } from 'node:path';
-import { SvmLedger } from '../svm/ledger.js';
-import { openSvmStore, type SvmStore } from '../svm/journal.js';
-import { startSolanaRpc, type RunningSolanaRpc } from '../rpc/solana/server.js';
-import type { SolanaEnv } from '../rpc/solana/methods.js';
-import type { MetricsRegistry } from '../node/metrics.js';
-
-/** How the Skip Go API names a Solana devnet chain. */
-export const DEFAULT_SVM_CHAIN_ID = 'solana-devnet';
-export const DEFAULT_SVM_RPC = '127.0.0.1:8899';
-export const DEFAULT_SVM_WS = '127.0.0.1:8900';
+import { SvmLedger } from '../../svm/ledger.js';
+import { openSvmStore, type SvmStore } from '../../svm/journal.js';
+import { startSolanaRpc, type RunningSolanaRpc } from '../../rpc/solana/server.js';
+import type { SolanaEnv } from '../../rpc/solana/methods.js';
+import type { MetricsRegistry } from '../../node/metrics.js';
+import type { Chain, ChainCapabilities } from '../types.js';
+import { svmActivity } from './activity.js';
+import { DEFAULT_SVM_CHAIN_ID, DEFAULT_SVM_RPC, DEFAULT_SVM_WS } from './defaults.js';
 /** The solana-core version the RPC reports (the LiteSVM runtime's Agave line). */
 export const SVM_CORE_VERSION = '2.2.20';
 
@@ -62,7 +60,7 @@ export interface SvmChainSpec {
   metrics?: MetricsRegistry;
 }
 
-export interface SvmChain {
+export interface SvmChain extends Chain {
   readonly kind: 'svm';
   readonly chainId: string;
   readonly ledger: SvmLedger;
@@ -71,6 +69,8 @@ export interface SvmChain {
   /** Closes `n` slots now. */
   mine(n?: number): Promise<number[]>;
   stop(): Promise<void>;
+  /** Its Solana RPC, routing adapter, explorer feed, activity lines and metrics (src/chains/types.ts). */
+  readonly capabilities: ChainCapabilities;
 }
 
 /** Each limit, its config key and its least value. */
@@ -100,8 +100,8 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
     : undefined;
   const ledger = store ? store.ledger : await SvmLedger.create(opts);
   const slotMs = spec.slotMs ?? 400;
-  const timer = slotMs > 0 ? setInterval(() => ledger.advanceSlot(), slotMs) : undefined;
-  timer?.unref();
+  // Slots follow the wall clock, closed when the ledger is read: no timer ticks while idle.
+  if (slotMs > 0) ledger.startClock(slotMs);
   let rpc: RunningSolanaRpc | undefined;
   const env: SolanaEnv = { ledger, version: SVM_CORE_VERSION, featureSet: 3294202862, maxAirdropLamports: 1_000_000n * 1_000_000_000n };
   const rpcAddr = spec.rpc ?? DEFAULT_SVM_RPC;
@@ -120,7 +120,7 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
       });
       env.endpoints = { rpc: hostPort(rpc.url), pubsub: hostPort(rpc.wsUrl) };
     } catch (e) {
-      if (timer) clearInterval(timer);
+      ledger.stopClock();
       store?.close();
       throw e;
     }
@@ -131,9 +131,10 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
     slot: () => ledger.slot,
     onTransaction: (l) => ledger.onTransaction(l),
   });
-  return {
+  const chainId = spec.chainId ?? DEFAULT_SVM_CHAIN_ID;
+  const chain: SvmChain = {
     kind: 'svm',
-    chainId: spec.chainId ?? DEFAULT_SVM_CHAIN_ID,
+    chainId,
     ledger,
     urls: rpc ? { rpc: rpc.url, rpcWs: rpc.wsUrl } : {},
     get height() {
@@ -150,10 +151,18 @@ export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      if (timer) clearInterval(timer);
+      ledger.stopClock();
       stopMetrics?.();
       await rpc?.stop();
       store?.close();
     },
+    capabilities: {
+      rpc: () => (rpc ? [{ family: 'solana', url: rpc.url, ws: rpc.wsUrl }] : []),
+      routing: async () => (await import('./routing.js')).svmRoutingChain(chain),
+      explorer: () => (rpc ? { chainId, svm: { rpc: rpc.url, ws: rpc.wsUrl } } : undefined),
+      metrics: spec.metrics !== undefined,
+      activity: (write) => svmActivity(ledger, write),
+    },
   };
+  return chain;
 }

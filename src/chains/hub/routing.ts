@@ -2,16 +2,16 @@
  * The routing API's adapter for the hub chain: a `cosmos` record, balances of its native denom by
  * bech32 address (and IBC vouchers), submit of a Cosmos TxRaw through its mempool, and tx lookups in its tx index.
  */
-import { fromBech32 } from '../crypto/bech32.js';
-import { toHexUpper } from '../crypto/encoding.js';
-import { sha256 } from '../crypto/hash.js';
-import { formatRfc3339Nano } from '../types/time.js';
-import { LOGO_PATH, type ChainRecord } from '../rpc/routing/chains.js';
-import { outcomeOf, type HostedChain, type RoutingChain } from '../rpc/routing/env.js';
-import { DenomBalanceError, InvalidArgumentError } from '../rpc/routing/errors.js';
-import type { HubChain } from './hub-chain.js';
-import { voucherOf } from '../ibc/bank.js';
-import { nativeAsset, storeVouchers } from '../rpc/routing/assets.js';
+import { fromBech32 } from '../../crypto/bech32.js';
+import { toHexUpper } from '../../crypto/encoding.js';
+import { sha256 } from '../../crypto/hash.js';
+import { formatRfc3339Nano } from '../../types/time.js';
+import { LOGO_PATH, type ChainRecord } from '../../rpc/routing/chains.js';
+import { outcomeOf, type HostedChain, type RoutingChain } from '../../rpc/routing/env.js';
+import { DenomBalanceError, InvalidArgumentError } from '../../rpc/routing/errors.js';
+import type { HubChain } from './start.js';
+import { voucherOf } from '../../ibc/bank.js';
+import { nativeAsset, storeVouchers } from '../../rpc/routing/assets.js';
 
 export function hubRoutingChain(hub: HubChain): RoutingChain {
   const c = hub.app.config!;

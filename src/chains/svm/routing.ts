@@ -5,12 +5,12 @@
  * signature, and tx lookups by signature for `/v2/tx/track` and `/v2/tx/status`.
  */
 import { getBase58Codec } from '@solana/kit';
-import { parseMint, parseTokenAccount, SvmTxError } from '../svm/ledger.js';
-import { LOGO_PATH, type ChainRecord } from '../rpc/routing/chains.js';
-import type { HostedChain, RoutingChain } from '../rpc/routing/env.js';
-import { DenomBalanceError, InvalidArgumentError, TxRejectedError } from '../rpc/routing/errors.js';
-import type { SvmChain } from './svm-chain.js';
-import { nativeAsset, tokenAsset } from '../rpc/routing/assets.js';
+import { parseMint, parseTokenAccount, SvmTxError } from '../../svm/ledger.js';
+import { LOGO_PATH, type ChainRecord } from '../../rpc/routing/chains.js';
+import type { HostedChain, RoutingChain } from '../../rpc/routing/env.js';
+import { DenomBalanceError, InvalidArgumentError, TxRejectedError } from '../../rpc/routing/errors.js';
+import type { SvmChain } from './start.js';
+import { nativeAsset, tokenAsset } from '../../rpc/routing/assets.js';
 
 const b58 = getBase58Codec();
 /** `solana-native` is the denom Skip lists SOL under (and /v2/fungible/assets here). */
@@ -68,7 +68,7 @@ export function svmRoutingChain(chain: SvmChain): RoutingChain {
       return [sol, usdc];
     },
     async unsignedTransfer(from, to, denom, amount) {
-      const { unsignedSvmTransfer } = await import('./svm-transfer-tx.js');
+      const { unsignedSvmTransfer } = await import('./transfer-tx.js');
       if (NATIVE.has(denom)) return unsignedSvmTransfer({ from, to, amount, blockhash: ledger.latestBlockhash() });
       const mintAccount = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(denom) ? ledger.account(denom) : undefined;
       const mint = mintAccount && mintAccount.owner === ledger.tokenProgram ? parseMint(mintAccount.data) : undefined;

@@ -6,20 +6,18 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { HubApp, type HubGenesisState } from '../apps/hub/hub-app.js';
-import { mergeConfig } from '../config/defaults.js';
-import type { ConsensusConfig, DeepPartial, NodeConfig } from '../config/types.js';
-import { toBech32 } from '../crypto/bech32.js';
-import { derivePath, masterNode, mnemonicToSeed, secp256k1PublicKey } from '../crypto/hd-secp256k1.js';
-import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
-import { createDevnetGenesis } from '../genesis/devnet.js';
-import type { GenesisDoc } from '../genesis/genesis-doc.js';
-import { startInMemoryAppChain, type AbciChain } from './abci-chain.js';
-import type { MetricsRegistry } from '../node/metrics.js';
-import { DEFAULT_HUB_RPC_LADDR, HUB_PREFIX } from './hub-defaults.js';
-
-export const DEFAULT_HUB_CHAIN_ID = 'chainlethub-1';
-export const HUB_DENOM = 'uhub';
+import { HubApp, type HubGenesisState } from '../../apps/hub/hub-app.js';
+import { mergeConfig } from '../../config/defaults.js';
+import type { ConsensusConfig, DeepPartial, NodeConfig } from '../../config/types.js';
+import { toBech32 } from '../../crypto/bech32.js';
+import { derivePath, masterNode, mnemonicToSeed, secp256k1PublicKey } from '../../crypto/hd-secp256k1.js';
+import { DEV_MNEMONIC } from '../../genesis/dev-accounts.js';
+import { createDevnetGenesis } from '../../genesis/devnet.js';
+import { chainOnHome, type ChainGenesis } from '../chain-home.js';
+import { startInMemoryAppChain, type AbciChain } from '../abci-chain.js';
+import type { MetricsRegistry } from '../../node/metrics.js';
+import { DEFAULT_HUB_CHAIN_ID, DEFAULT_HUB_RPC_LADDR, HUB_DENOM, HUB_PREFIX } from './defaults.js';
+import { hubIbcEndpoint } from './ibc.js';
 
 export interface HubChainSpec {
   kind: 'hub';
@@ -29,7 +27,7 @@ export interface HubChainSpec {
   /** Whole HUB tokens per dev account (default 1 000 000). */
   balance?: bigint;
   validators?: number;
-  /** More funded accounts (bech32 with the hub prefix; the network funds its relayer here). */
+  /** More funded accounts (bech32 with the hub prefix; the network funds its relayers here). */
   extraAccounts?: { address: string; amount: string }[];
   config?: DeepPartial<NodeConfig>;
   /**
@@ -42,6 +40,11 @@ export interface HubChainSpec {
   logger?: Logger;
   /** A network's one metrics registry (src/node/metrics.ts). */
   metrics?: MetricsRegistry;
+  /**
+   * A home folder: the chain keeps its genesis, keys and LevelDB in `<home>/hub/` and resumes there
+   * after any stop (written from this spec's devnet genesis at its first start). Default: in memory.
+   */
+  home?: string;
 }
 
 export interface HubChain extends AbciChain<HubApp> {
@@ -59,7 +62,8 @@ export function hubDevAddresses(mnemonic: string, count: number, prefix = HUB_PR
   });
 }
 
-export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
+/** The hub's devnet genesis (the dev mnemonic's accounts funded, plus `extraAccounts`) and validator keys. */
+export function hubDevnetGenesis(spec: Omit<HubChainSpec, 'kind'>): ChainGenesis {
   const chainId = spec.chainId ?? DEFAULT_HUB_CHAIN_ID;
   const dev = createDevnetGenesis({ chainId, validators: spec.validators ?? 1 });
   const devAddresses = hubDevAddresses(spec.mnemonic ?? DEV_MNEMONIC, spec.accounts ?? 10);
@@ -72,18 +76,28 @@ export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
     minGasPrice: '0',
     accounts: [...devAddresses.map((address) => ({ address, amount })), ...(spec.extraAccounts ?? [])],
   };
-  const genesis: GenesisDoc = { ...dev.genesis, appState: { hub } };
+  return { genesis: { ...dev.genesis, appState: { hub } }, validatorKeys: dev.validatorKeys };
+}
+
+export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
+  const devAddresses = hubDevAddresses(spec.mnemonic ?? DEV_MNEMONIC, spec.accounts ?? 10);
+  // With a home, the genesis and keys are the home's (written there from the devnet's at the first start).
+  const { genesis, validatorKeys, dataDir } = chainOnHome(spec.home, 'hub', hubDevnetGenesis(spec));
   const config = spec.consensus
     ? (mergeConfig((spec.config ?? {}) as NodeConfig, { consensus: spec.consensus } as never) as DeepPartial<NodeConfig>)
     : spec.config;
   const chain = await startInMemoryAppChain({
     openApp: (db) => HubApp.open(db as never),
     genesis,
-    validatorKeys: dev.validatorKeys,
+    validatorKeys,
+    ...(dataDir ? { dataDir } : {}),
     defaultRpc: DEFAULT_HUB_RPC_LADDR,
     config,
     logger: spec.logger,
     metrics: spec.metrics,
   });
-  return Object.assign(chain, { kind: 'hub' as const, devAddresses });
+  const hubChain = Object.assign(chain, { kind: 'hub' as const, devAddresses });
+  const ibc = hubIbcEndpoint(hubChain);
+  const capabilities = { ...chain.capabilities, ibc, routing: async () => (await import('./routing.js')).hubRoutingChain(hubChain) };
+  return Object.assign(hubChain, { capabilities });
 }
