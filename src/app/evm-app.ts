@@ -34,7 +34,9 @@ import {
   type ResponseProcessProposal,
   type ResponseQuery,
 } from '../abci/types.js';
-import type { AppInternals } from './app-internals.js';
+import { createAppAdmin, type AppAdmin, type SenderOverride } from './app-admin.js';
+import { lastBaseFee, prepareEmptyBlocks, segmentBlockRecord, segmentBlockSource } from './empty-segments.js';
+import { segmentBlockId, type EmptySegment, type SegmentReader } from '../store/segments/empty-segment.js';
 import type { AccountWrites } from './committed-state.js';
 import { chainConfigFromGenesis, commonOptsOf, defaultChainConfig, type AppChainConfig } from './app-config.js';
 import { AppStore, type AppLevel, type AppMeta } from './app-store.js';
@@ -62,7 +64,10 @@ import { toPrefixedHex as hex } from '../crypto/encoding.js';
 import { timestampToNs } from '../types/time.js';
 import { blockEvents } from './tx-events.js';
 import { LevelTrieDB } from './trie-db.js';
-import { appHashWithIbc, IbcStore } from '../ibc/ibc-store.js';
+import { IbcStore } from '../ibc/ibc-store.js';
+import { AppStores, evmAppHash, EVM_STORE, queryStore } from '../ibc/app-stores.js';
+import { IBC_STORE_KEY } from '../ibc/keys.js';
+import { levelNodeDb, type NodeBatch } from '../store/iavl/index.js';
 
 export interface EvmAppOptions {
   /** The app's own (sub)level; memory-level in tests. The app does not close it. */
@@ -88,6 +93,8 @@ export interface EvmAppOptions {
    * storage written one slot at a time (live-state.ts). Off by default; the tests compare both ways.
    */
   referenceExecution?: boolean;
+  /** The chain's empty segments (the block store's records): the app answers for their heights. */
+  segments?: SegmentReader;
 }
 
 /** The txs of a committed block (CometBFT's order) and its time in ns since the epoch; undefined: unknown height. */
@@ -108,10 +115,12 @@ interface FinalizedBlock {
   accountWrites: AccountWrites;
   /** The block's working copy of the IBC store. */
   ibc: IbcStore;
+  /** The keys the block wrote to the IBC store (undefined: deleted). */
+  ibcWrites: [string, Uint8Array | undefined][];
 }
 
 export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
-  const store = new AppStore(opts.db);
+  const store = new AppStore(opts.db, opts.segments ? segmentBlockSource(opts.segments) : undefined);
   const trieDb = new LevelTrieDB(store.trie, { cacheSize: opts.trieCacheSize });
   let meta = await store.loadMeta();
   if (meta !== undefined && opts.minGasPrice !== undefined) meta = { ...meta, config: { ...meta.config, minGasPrice: opts.minGasPrice.toString() } };
@@ -123,7 +132,7 @@ export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
   }
   const ibc = new Map<string, Uint8Array>();
   for await (const [k, v] of store.ibc.iterator()) ibc.set(k, v);
-  const app = new EvmApp(opts, store, trieDb, runtime, meta, new IbcStore(ibc));
+  const app = new EvmApp(opts, store, trieDb, runtime, meta, new IbcStore(ibc), await openEvmStores(store));
   if (meta === undefined) app.unusedRuntime = commonOptsOf(config);
   return app;
 }
@@ -148,9 +157,11 @@ export class EvmApp implements Application {
     private rt: EvmRuntime,
     private meta: AppMeta | undefined,
     /** The IBC module's committed store (clients, channels, packets, vouchers). */
-    private ibc: IbcStore = new IbcStore(),
+    private ibc: IbcStore,
+    /** The multistore's trees (`ibc`: the IBC store as an IAVL tree, one version per height). */
+    private stores: AppStores,
   ) {
-    this.txCache = new DecodedTxCache(opts.txCacheSize);
+    this.txCache = new DecodedTxCache(opts.txCacheSize, () => this.senderOverride);
     this.txCache.cosmosPrefix = this.config().bech32Prefix;
     this.auth = new AuthRegistry(store.auth);
     this.routes = buildRouteTable([...QUERY_ROUTES, ...(opts.queryRoutes ?? [])], [COSMOS_QUERIES, IBC_QUERIES, ...(opts.lazyQueryRoutes ?? [])]);
@@ -185,7 +196,31 @@ export class EvmApp implements Application {
       trieDb,
     );
     this.evm = this.view;
+    this.admin = createAppAdmin({
+      store,
+      trieDb,
+      view: this.view,
+      auth: this.auth,
+      runtime: () => this.rt,
+      meta: () => this.meta,
+      setMeta: (meta) => {
+        this.meta = meta;
+        this.pending = undefined;
+      },
+      setSenderOverride: (o) => (this.senderOverride = o),
+      clearTxCache: () => this.txCache.clear(),
+      reloadIbc: async () => {
+        const map = new Map<string, Uint8Array>();
+        for await (const [k, v] of this.store.ibc.iterator()) map.set(k, v);
+        this.ibc = new IbcStore(map);
+        this.stores = await openEvmStores(this.store);
+      },
+    });
   }
+
+  /** Devnet control's interface to the app (app-admin.ts), used between blocks only. */
+  readonly admin: AppAdmin;
+  private senderOverride: SenderOverride | undefined;
 
   // ---------------------------------------------------------------- AppConnQuery
 
@@ -197,13 +232,13 @@ export class EvmApp implements Application {
       appVersion: APP_VERSION,
       lastBlockHeight: m?.lastHeight ?? 0,
       lastBlockAppHash:
-        m !== undefined && m.lastHeight > 0
-          ? appHashWithIbc(fromHex(m.lastAppHash), m.lastIbcRoot ? fromHex(m.lastIbcRoot) : new Uint8Array(0))
-          : new Uint8Array(0),
+        m !== undefined && m.lastHeight > 0 ? evmAppHash(fromHex(m.lastAppHash), m.lastIbcRoot ? fromHex(m.lastIbcRoot) : undefined) : new Uint8Array(0),
     };
   }
 
   async query(req: RequestQuery): Promise<ResponseQuery> {
+    // Raw store reads with proofs (`/store/ibc/key`), as relayers ask them.
+    if (req.path.startsWith('/store/')) return queryStore(this.stores, req, this.meta?.lastHeight ?? 0);
     const c = this.config();
     const ctx: AppQueryContext = {
       latestHeight: () => this.meta?.lastHeight ?? 0,
@@ -214,8 +249,9 @@ export class EvmApp implements Application {
         auth: this.auth,
         displayDenom: c.displayDenom,
         decimals: c.decimals,
-        env: (height) => this.cosmosEnv(c, height, this.nextBaseFee(), this.ibc.copy()),
+        env: (height) => this.cosmosEnv(c, height, this.nextBaseFee(), this.ibc.copy(), this.simulateTimeNs()),
         ibc: () => this.ibc,
+        ibcTree: () => this.stores.byHeight(IBC_STORE_KEY),
       },
     };
     return routeQuery(ctx, this.routes, req);
@@ -243,6 +279,7 @@ export class EvmApp implements Application {
     this.pending = undefined;
     this.auth.reset();
     this.ibc = new IbcStore();
+    this.stores.resetWorking();
     // Account numbers: the genesis accounts in genesis order, then the fee collector module account.
     await this.auth.numberAll([...genesis.alloc.map((a) => a.address.toLowerCase().replace(/^0x/, '')), Buffer.from(FEE_COLLECTOR).toString('hex')]);
     const state = this.rt.state;
@@ -315,7 +352,9 @@ export class EvmApp implements Application {
       }
     });
     const ibc = this.ibc.copy();
+    this.stores.resetWorking();
     const timeNs = timestampToNs(req.time);
+    this.lastBlockTimeNs = timeNs;
     const exec = await executeBlock(
       this.rt.vm,
       this.rt.common,
@@ -327,6 +366,10 @@ export class EvmApp implements Application {
     );
     const stateRoot = await this.rt.state.getStateRoot();
     const accountWrites = this.rt.accountWrites.take();
+    const ibcWrites = ibc.takeWrites();
+    this.stores.apply(IBC_STORE_KEY, ibcWrites);
+    const ibcTree = this.stores.tree(IBC_STORE_KEY);
+    const ibcRoot = ibcTree.size > 0 ? ibcTree.workingRoot() : undefined;
 
     const record: BlockRecord = {
       number: req.height,
@@ -347,28 +390,31 @@ export class EvmApp implements Application {
       cometHashes,
       accountWrites,
       ibc,
+      ibcWrites,
       meta: {
         ...meta,
         lastHeight: req.height,
         lastAppHash: hex(stateRoot),
         lastBlockHash: hex(req.hash),
         nextBaseFee: next.toString(),
-        ...(ibc.size > 0 ? { lastIbcRoot: hex(ibc.root()) } : {}),
+        lastIbcRoot: ibcRoot && hex(ibcRoot),
       },
     };
     const logger = this.opts.logger;
     if (logger?.isLevelEnabled('debug')) {
       logger.debug({ height: req.height, txs: req.txs.length, gasUsed: exec.gasUsed.toString(), ms: performance.now() - started }, 'evm block executed');
     }
-    // The app hash is the EVM state root until the IBC store has entries; then it commits to both.
-    return { events: blockEvents(exec.bloom, baseFee), txResults: exec.txResults, validatorUpdates: [], appHash: appHashWithIbc(stateRoot, ibc.root()) };
+    // The app hash is the EVM state root until the IBC store has entries; then the multistore root over both.
+    return { events: blockEvents(exec.bloom, baseFee), txResults: exec.txResults, validatorUpdates: [], appHash: evmAppHash(stateRoot, ibcRoot) };
   }
 
   async commit(): Promise<ResponseCommit> {
     const p = this.pending;
     if (p === undefined) return { retainHeight: 0 };
     await this.auth.numberAll([...p.accountWrites.keys()].sort());
-    await this.writeBatch(p.meta, p.record.stateRoot, p.record, p.ibc.takeWrites());
+    const treeOps: NodeBatch = [];
+    this.stores.commit(p.record.number, treeOps);
+    await this.writeBatch(p.meta, p.record.stateRoot, p.record, p.ibcWrites, treeOps);
     this.ibc = p.ibc.flatten();
     this.pending = undefined;
     this.meta = p.meta;
@@ -424,7 +470,7 @@ export class EvmApp implements Application {
       minGasPrice: this.minGasPrice(),
       baseFee,
       height,
-      ...(ibc ? { ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) } } : {}),
+      ...(ibc ? { ibc: { store: ibc, timeNs } } : {}),
     };
   }
 
@@ -451,12 +497,12 @@ export class EvmApp implements Application {
     return this.ibc;
   }
 
-  /** Restricts client, handshake and packet messages to these 20-byte addresses (the network's relayer). */
-  setIbcRelayers(addresses: Uint8Array[]): void {
-    this.ibcRelayers = new Set(addresses.map((a) => Buffer.from(a).toString('hex')));
-  }
+  /** The last finalized block's time: Simulate runs at it, as the SDK's check state carries the last header (a client update checks header times against it). */
+  private lastBlockTimeNs: bigint | undefined;
 
-  private ibcRelayers: ReadonlySet<string> | undefined;
+  private simulateTimeNs(): bigint {
+    return this.lastBlockTimeNs ?? BigInt(Date.now()) * 1_000_000n;
+  }
 
   // ---------------------------------------------------------------- lifecycle
 
@@ -469,34 +515,63 @@ export class EvmApp implements Application {
     this.pending = undefined;
   }
 
-  /** Devnet control only (src/node/devnet): the app's parts, to be used between blocks. */
-  devnetAccess(): AppInternals {
-    return {
-      store: this.store,
-      trieDb: this.trieDb,
-      view: this.view,
-      txCache: this.txCache,
-      auth: this.auth,
-      runtime: () => this.rt,
-      meta: () => this.meta,
-      setMeta: (meta) => {
-        this.meta = meta;
-        this.pending = undefined;
-      },
-      reloadIbc: async () => {
-        const map = new Map<string, Uint8Array>();
-        for await (const [k, v] of this.store.ibc.iterator()) map.set(k, v);
-        this.ibc = new IbcStore(map);
-      },
+  // ---------------------------------------------------------------- empty segments (consensus/empty-segment.ts)
+
+  /** Base fees, FinalizeBlock responses and the EVM record of `count` empty blocks after the last one. */
+  prepareEmptyBlocks(count: number): ReturnType<typeof prepareEmptyBlocks> {
+    const meta = this.requireMeta();
+    const gasLimit = blockGasLimit(meta.config.maxGas);
+    const minBaseFee = BigInt(meta.config.minGasPrice);
+    const root = this.committedRoot();
+    return prepareEmptyBlocks({
+      count,
+      firstBaseFee: BigInt(meta.nextBaseFee),
+      nextBaseFee: (baseFee) => nextBaseFee({ gasUsed: 0n, gasLimit, baseFee }, minBaseFee),
+      gasLimit,
+      coinbase: this.view.coinbaseOverride?.bytes,
+      stateRoot: root,
+      parentHash: meta.lastBlockHash === '' ? ZERO_HASH : fromHex(meta.lastBlockHash),
+      appHash: evmAppHash(root, meta.lastIbcRoot ? fromHex(meta.lastIbcRoot) : undefined),
+    });
+  }
+
+  /** Commits a segment the block store holds: the meta moves to its last block (the state stays), BLOCKHASH learns its hashes. */
+  async commitEmptySegment(segment: EmptySegment): Promise<void> {
+    const meta = this.requireMeta();
+    if (segment.from !== meta.lastHeight + 1)
+      throw new EvmAppError(`an empty segment from ${segment.from} does not follow the app's height ${meta.lastHeight}`);
+    const gasLimit = blockGasLimit(meta.config.maxGas);
+    const next: AppMeta = {
+      ...meta,
+      lastHeight: segment.to,
+      // Empty blocks change no state: the EVM root stays.
+      lastAppHash: meta.lastHeight > 0 ? meta.lastAppHash : meta.genesisRoot,
+      lastBlockHash: hex(segmentBlockId(segment, segment.to).hash),
+      nextBaseFee: nextBaseFee({ gasUsed: 0n, gasLimit, baseFee: lastBaseFee(segment) }, BigInt(meta.config.minGasPrice)).toString(),
     };
+    await this.store.commit([], next);
+    this.meta = next;
+    this.pending = undefined;
+    for (let h = Math.max(segment.from, segment.to - 255); h <= segment.to; h++) this.rt.blockHashes.add(h, segmentBlockId(segment, h).hash);
+  }
+
+  /** Tells the EVM block listeners (eth_subscribe newHeads, filters) about one height of a committed segment. */
+  announceEmptyBlock(segment: EmptySegment, height: number): void {
+    this.view.notifyCommitted(segmentBlockRecord(segment, height), (e) => this.opts.logger?.error({ err: e }, 'evm onBlock listener failed'));
   }
 
   // ---------------------------------------------------------------- internals
 
-  private async writeBatch(meta: AppMeta, stateRoot: Uint8Array, record?: BlockRecord, ibcWrites: [string, Uint8Array | undefined][] = []): Promise<void> {
+  private async writeBatch(
+    meta: AppMeta,
+    stateRoot: Uint8Array,
+    record?: BlockRecord,
+    ibcWrites: [string, Uint8Array | undefined][] = [],
+    treeOps: NodeBatch = [],
+  ): Promise<void> {
     const ops = this.trieDb.takeReachable(stateRoot);
     try {
-      await this.store.commit(ops, meta, record, this.auth.takeWrites(), ibcWrites);
+      await this.store.commit(ops, meta, record, this.auth.takeWrites(), ibcWrites, treeOps);
     } catch (e) {
       this.trieDb.restorePending(ops);
       throw e;
@@ -529,6 +604,14 @@ export class EvmApp implements Application {
   private nextBaseFee(): bigint {
     return BigInt(this.meta?.nextBaseFee ?? this.config().initialBaseFee);
   }
+}
+
+/** The EVM chain's multistore: the `ibc` tree on the app's db, `evm` the state root of each height. */
+function openEvmStores(store: AppStore): Promise<AppStores> {
+  return AppStores.open(new Map([[IBC_STORE_KEY, levelNodeDb(store.ibcTree)]]), store.ibcHeights, async (h) => {
+    const root = await store.rootAt(h);
+    return root && new Map([[EVM_STORE, root]]);
+  });
 }
 
 /** CometBFT proposer addresses are 20 bytes; anything else maps to the zero address. */

@@ -9,7 +9,7 @@ import { Channel, Order, State as ChanState, type Packet } from 'cosmjs-types/ib
 import { ConnectionEnd, State as ConnState } from 'cosmjs-types/ibc/core/connection/v1/connection';
 import { ClientState } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKvStoreChain, type KvStoreChain } from '../network/kvstore-chain.js';
+import { startKvStoreChain, type KvStoreChain } from '../chains/kvstore/start.js';
 import type { Header } from '../types/block.js';
 import { timestampToNs } from '../types/time.js';
 import { ValidatorSet } from '../types/validator-set.js';

@@ -4,8 +4,10 @@
  * and 04-channel handshakes, packets (send, receive, acknowledge, time out) and the transfer
  * app's escrow, burn, mint and refunds, with ibc-go's events in ibc-go's order.
  *
- * Named simplification: the membership proofs a relayer attaches are not checked (the stores
- * have no Merkle proofs); a proof height must still be a consensus height the client verified.
+ * Every handshake and packet message's proof is verified as ibc-go does (src/ibc/proofs.ts): an
+ * ICS-23 proof of the counterparty's value at the ICS-24 path under the connection's counterparty
+ * prefix, against the root of the client's consensus state at the proof height; a timeout proves
+ * the receipt's absence. So anyone may relay: a wrong or empty proof is refused with ibc-go's error.
  */
 import { exactSizeBuffers } from '../codec/cosmjs-types.js';
 import { Any } from 'cosmjs-types/google/protobuf/any';
@@ -13,7 +15,7 @@ import { ClientState as TmClientState, ConsensusState as TmConsensusState, Heade
 import { Channel, Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
 import { ResponseResultType } from 'cosmjs-types/ibc/core/channel/v1/tx';
 import type { MsgTransfer } from 'cosmjs-types/ibc/applications/transfer/v1/tx';
-import { ConnectionEnd, State as ConnState } from 'cosmjs-types/ibc/core/connection/v1/connection';
+import { ClientPaths, ConnectionEnd, State as ConnState } from 'cosmjs-types/ibc/core/connection/v1/connection';
 import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
 import type { AbciEvent } from '../abci/types.js';
 import { CosmosTxError } from '../sdk/errors.js';
@@ -24,6 +26,9 @@ import type { IbcStore } from './ibc-store.js';
 import {
   ackCommitment,
   CLIENT_TYPE,
+  COMMITMENT_PREFIX,
+  decodeSeq,
+  encodeSeq,
   decodePacketData,
   denomAfterHop,
   denomHashHex,
@@ -43,6 +48,7 @@ import {
   type Denom,
 } from './keys.js';
 import { verifyTmHeader } from './light-client.js';
+import { verifyIbcMembership, verifyIbcNonMembership } from './proofs.js';
 import { responseCodec, type IbcMsg } from './msgs.js';
 
 exactSizeBuffers();
@@ -111,12 +117,12 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
         delayPeriod: msg.m.delayPeriod,
       };
       putConnection(ctx, id, end);
+      addClientConnection(ctx, msg.m.clientId, id);
       events.push(connectionEvent('connection_open_init', id, end));
       break;
     }
     case 'connOpenTry': {
       requireClient(ctx, msg.m.clientId);
-      requireProofHeight(ctx, msg.m.clientId, msg.m.proofHeight);
       const id = nextId(ctx, hostKeys.nextConnectionSequence, 'connection');
       const end: ConnectionEnd = {
         clientId: msg.m.clientId,
@@ -125,15 +131,52 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
         counterparty: msg.m.counterparty,
         delayPeriod: msg.m.delayPeriod,
       };
+      // The counterparty's INIT end, as it must be stored there.
+      const expected: ConnectionEnd = {
+        clientId: msg.m.counterparty.clientId,
+        versions: msg.m.counterpartyVersions,
+        state: ConnState.STATE_INIT,
+        counterparty: { clientId: msg.m.clientId, connectionId: '', prefix: { keyPrefix: COMMITMENT_PREFIX } },
+        delayPeriod: msg.m.delayPeriod,
+      };
+      verifyState(
+        ctx,
+        'connection handshake open try failed',
+        'connection state',
+        end,
+        msg.m.proofHeight,
+        msg.m.proofInit,
+        hostKeys.connection(msg.m.counterparty.connectionId),
+        ConnectionEnd.encode(expected).finish(),
+      );
       putConnection(ctx, id, end);
+      addClientConnection(ctx, msg.m.clientId, id);
       events.push(connectionEvent('connection_open_try', id, end));
       break;
     }
     case 'connOpenAck': {
       const end = getConnection(ctx, msg.m.connectionId);
       if (end.state !== ConnState.STATE_INIT) throw err.connectionState(`connection state is not INIT (got ${ConnState[end.state]})`);
-      requireProofHeight(ctx, end.clientId, msg.m.proofHeight);
+      if (!msg.m.version) throw err.invalidRequest('counterparty version cannot be empty');
+      const expected: ConnectionEnd = {
+        clientId: end.counterparty.clientId,
+        versions: [msg.m.version],
+        state: ConnState.STATE_TRYOPEN,
+        counterparty: { clientId: end.clientId, connectionId: msg.m.connectionId, prefix: { keyPrefix: COMMITMENT_PREFIX } },
+        delayPeriod: end.delayPeriod,
+      };
+      verifyState(
+        ctx,
+        'connection handshake open ack failed',
+        'connection state',
+        end,
+        msg.m.proofHeight,
+        msg.m.proofTry,
+        hostKeys.connection(msg.m.counterpartyConnectionId),
+        ConnectionEnd.encode(expected).finish(),
+      );
       end.state = ConnState.STATE_OPEN;
+      end.versions = [msg.m.version];
       end.counterparty = { ...end.counterparty, connectionId: msg.m.counterpartyConnectionId };
       putConnection(ctx, msg.m.connectionId, end);
       events.push(connectionEvent('connection_open_ack', msg.m.connectionId, end));
@@ -142,7 +185,23 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
     case 'connOpenConfirm': {
       const end = getConnection(ctx, msg.m.connectionId);
       if (end.state !== ConnState.STATE_TRYOPEN) throw err.connectionState(`connection state is not TRYOPEN (got ${ConnState[end.state]})`);
-      requireProofHeight(ctx, end.clientId, msg.m.proofHeight);
+      const expected: ConnectionEnd = {
+        clientId: end.counterparty.clientId,
+        versions: end.versions,
+        state: ConnState.STATE_OPEN,
+        counterparty: { clientId: end.clientId, connectionId: msg.m.connectionId, prefix: { keyPrefix: COMMITMENT_PREFIX } },
+        delayPeriod: end.delayPeriod,
+      };
+      verifyState(
+        ctx,
+        'connection handshake open confirm failed',
+        'connection state',
+        end,
+        msg.m.proofHeight,
+        msg.m.proofAck,
+        hostKeys.connection(end.counterparty.connectionId),
+        ConnectionEnd.encode(expected).finish(),
+      );
       end.state = ConnState.STATE_OPEN;
       putConnection(ctx, msg.m.connectionId, end);
       events.push(connectionEvent('connection_open_confirm', msg.m.connectionId, end));
@@ -155,7 +214,23 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       const conn = getConnection(ctx, channel.connectionHops[0] ?? '');
       if (msg.kind === 'chanOpenTry') {
         if (conn.state !== ConnState.STATE_OPEN) throw err.connectionState(`connection state is not OPEN (got ${ConnState[conn.state]})`);
-        requireProofHeight(ctx, conn.clientId, msg.m.proofHeight);
+        const expected: Channel = {
+          state: ChanState.STATE_INIT,
+          ordering: channel.ordering,
+          counterparty: { portId, channelId: '' },
+          connectionHops: [conn.counterparty.connectionId],
+          version: msg.m.counterpartyVersion,
+        };
+        verifyState(
+          ctx,
+          'channel handshake open try failed',
+          'channel state',
+          conn,
+          msg.m.proofHeight,
+          msg.m.proofInit,
+          hostKeys.channel(channel.counterparty.portId, channel.counterparty.channelId),
+          Channel.encode(expected).finish(),
+        );
         if (msg.m.counterpartyVersion !== ICS20_VERSION) throw err.invalidVersion(`expected ${ICS20_VERSION}, got ${msg.m.counterpartyVersion}`);
       }
       const id = nextId(ctx, hostKeys.nextChannelSequence, 'channel');
@@ -175,7 +250,25 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       const want = msg.kind === 'chanOpenAck' ? ChanState.STATE_INIT : ChanState.STATE_TRYOPEN;
       if (end.state !== want) throw err.channelState(`channel state is not ${ChanState[want]} (got ${ChanState[end.state]})`);
       const conn = getConnection(ctx, end.connectionHops[0]!);
-      requireProofHeight(ctx, conn.clientId, msg.m.proofHeight);
+      const ack = msg.kind === 'chanOpenAck';
+      const counterpartyChannelId = ack ? msg.m.counterpartyChannelId : end.counterparty.channelId;
+      const expected: Channel = {
+        state: ack ? ChanState.STATE_TRYOPEN : ChanState.STATE_OPEN,
+        ordering: end.ordering,
+        counterparty: { portId, channelId },
+        connectionHops: [conn.counterparty.connectionId],
+        version: ack ? msg.m.counterpartyVersion : end.version,
+      };
+      verifyState(
+        ctx,
+        ack ? 'channel handshake open ack failed' : 'channel handshake open confirm failed',
+        'channel state',
+        conn,
+        msg.m.proofHeight,
+        ack ? msg.m.proofTry : msg.m.proofAck,
+        hostKeys.channel(end.counterparty.portId, counterpartyChannelId),
+        Channel.encode(expected).finish(),
+      );
       end.state = ChanState.STATE_OPEN;
       if (msg.kind === 'chanOpenAck') {
         if (msg.m.counterpartyVersion !== ICS20_VERSION) throw err.invalidVersion(`expected ${ICS20_VERSION}, got ${msg.m.counterpartyVersion}`);
@@ -189,13 +282,13 @@ export async function runIbcMsg(msg: IbcMsg, ctx: IbcExecContext): Promise<IbcMs
       response = await sendTransfer(ctx, msg.m, events);
       break;
     case 'recvPacket':
-      response = await recvPacket(ctx, msg.m.packet, msg.m.proofHeight, events);
+      response = await recvPacket(ctx, msg.m.packet, msg.m.proofCommitment, msg.m.proofHeight, events);
       break;
     case 'acknowledgement':
-      response = await acknowledgePacket(ctx, msg.m.packet, msg.m.acknowledgement, msg.m.proofHeight, events);
+      response = await acknowledgePacket(ctx, msg.m.packet, msg.m.acknowledgement, msg.m.proofAcked, msg.m.proofHeight, events);
       break;
     case 'timeout':
-      response = await timeoutPacket(ctx, msg.m.packet, msg.m.proofHeight, events);
+      response = await timeoutPacket(ctx, msg.m.packet, msg.m.proofUnreceived, msg.m.proofHeight, events);
       break;
   }
   const module =
@@ -364,6 +457,43 @@ function requireProofHeight(ctx: IbcExecContext, clientId: string, h: Height): T
   return c;
 }
 
+/**
+ * ibc-go's Verify* of the connection keeper: `value` (undefined: absence) at the counterparty's
+ * `path` under the connection's counterparty prefix, proven against the client's consensus root at
+ * `proofHeight` (an inactive client or unknown proof height fails first, as in requireProofHeight).
+ * A proof that fails wraps as ibc-go's: `<msg>: failed <what> verification for client (<id>): <cause>`.
+ */
+function verifyState(
+  ctx: IbcExecContext,
+  msgWhy: string,
+  what: string,
+  conn: ConnectionEnd,
+  proofHeight: Height,
+  proof: Uint8Array,
+  path: string,
+  value: Uint8Array | undefined,
+): void {
+  const consensus = requireProofHeight(ctx, conn.clientId, proofHeight);
+  const prefix = conn.counterparty.prefix?.keyPrefix ?? new Uint8Array(0);
+  try {
+    if (prefix.length === 0) throw new CosmosTxError(3, "prefix can't be empty: invalid prefix", 'commitment');
+    const root = consensus.root?.hash ?? new Uint8Array(0);
+    if (value === undefined) verifyIbcNonMembership(proof, root, prefix, path);
+    else verifyIbcMembership(proof, root, prefix, path, value);
+  } catch (e) {
+    if (!(e instanceof CosmosTxError)) throw e;
+    throw new CosmosTxError(e.code, `${msgWhy}: failed ${what} verification for client (${conn.clientId}): ${e.log}`, e.codespace);
+  }
+}
+
+/** ibc-go's `clients/<id>/connections`: the client's connection ids (a ClientPaths message). */
+function addClientConnection(ctx: IbcExecContext, clientId: string, connectionId: string): void {
+  const key = hostKeys.clientConnections(clientId);
+  const raw = read(ctx, key);
+  const paths = raw ? ClientPaths.decode(raw).paths : [];
+  write(ctx, key, ClientPaths.encode({ paths: [...paths, connectionId] }).finish());
+}
+
 // ---------------------------------------------------------------- 03/04 stores
 
 function getConnection(ctx: IbcExecContext, id: string): ConnectionEnd {
@@ -401,11 +531,11 @@ function nextId(ctx: IbcExecContext, key: string, prefix: string): string {
 
 function getSeq(ctx: IbcExecContext, key: string): bigint | undefined {
   const v = read(ctx, key);
-  return v === undefined ? undefined : BigInt(new TextDecoder().decode(v));
+  return v === undefined ? undefined : decodeSeq(v);
 }
 
 function setSeq(ctx: IbcExecContext, key: string, n: bigint): void {
-  write(ctx, key, new TextEncoder().encode(n.toString()));
+  write(ctx, key, encodeSeq(n));
 }
 
 function read(ctx: IbcExecContext, key: string): Uint8Array | undefined {
@@ -553,13 +683,23 @@ async function sendTransfer(ctx: IbcExecContext, t: MsgTransfer, events: AbciEve
   return { sequence };
 }
 
-async function recvPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
+async function recvPacket(ctx: IbcExecContext, p: Packet, proof: Uint8Array, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
   const { end, conn } = openChannelOf(ctx, p.destinationPort, p.destinationChannel);
   checkCounterparty(end, 'source', p.sourcePort, p.sourceChannel);
   if (elapsed(p.timeoutHeight, p.timeoutTimestamp, BigInt(ctx.height), ctx.timeNs)) {
     throw err.timeoutElapsed(`block height >= packet timeout height or block timestamp >= packet timeout timestamp (${ctx.height}, ${ctx.timeNs})`);
   }
-  requireProofHeight(ctx, conn.clientId, proofHeight);
+  const commitment = packetCommitment(p.timeoutTimestamp, p.timeoutHeight.revisionNumber, p.timeoutHeight.revisionHeight, p.data);
+  verifyState(
+    ctx,
+    "receive packet verification failed: couldn't verify counterparty packet commitment",
+    'packet commitment',
+    conn,
+    proofHeight,
+    proof,
+    hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence),
+    commitment,
+  );
   const receiptKey = hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence);
   if (ctx.store.has(receiptKey)) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP }; // redundant relay
   write(ctx, receiptKey, Uint8Array.of(1));
@@ -651,6 +791,7 @@ async function acknowledgePacket(
   ctx: IbcExecContext,
   p: Packet,
   ackBytes: Uint8Array,
+  proof: Uint8Array,
   proofHeight: Height,
   events: AbciEvent[],
 ): Promise<Record<string, unknown>> {
@@ -660,7 +801,16 @@ async function acknowledgePacket(
   const stored = read(ctx, key);
   if (!stored) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP }; // already acknowledged or timed out
   checkCommitment(stored, p);
-  requireProofHeight(ctx, conn.clientId, proofHeight);
+  verifyState(
+    ctx,
+    'acknowledge packet verification failed',
+    'packet acknowledgement',
+    conn,
+    proofHeight,
+    proof,
+    hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence),
+    ackCommitment(ackBytes),
+  );
   const ack = parseAck(ackBytes);
   if (!ack) throw new CosmosTxError(3, 'cannot unmarshal ICS-20 transfer packet acknowledgement: invalid acknowledgement', 'channel');
   del(ctx, key);
@@ -677,13 +827,11 @@ async function acknowledgePacket(
 }
 
 /**
- * ibc-go's TimeoutPacket, short of its proof: the timeout must have passed at the proof height, but
- * that the destination holds no receipt there is the (unverified) non-membership proof's to say.
- * Until proofs are verified, the relayer is what keeps a received packet from also being refunded:
- * it times out only packets absent from the destination's committed store at a height past their
- * timeout (src/network/ibc/relayer.ts), and only the network's relayer may relay.
+ * ibc-go's TimeoutPacket (unordered): the timeout must have passed at the proof height, and the
+ * destination's store at that height must hold no receipt (a verified non-membership proof), so a
+ * packet received there can never also be refunded here.
  */
-async function timeoutPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
+async function timeoutPacket(ctx: IbcExecContext, p: Packet, proof: Uint8Array, proofHeight: Height, events: AbciEvent[]): Promise<Record<string, unknown>> {
   const { end, conn } = openChannelOf(ctx, p.sourcePort, p.sourceChannel);
   checkCounterparty(end, 'destination', p.destinationPort, p.destinationChannel);
   const key = hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence);
@@ -697,6 +845,16 @@ async function timeoutPacket(ctx: IbcExecContext, p: Packet, proofHeight: Height
       `packet timeout has not been reached for height or timestamp (proof height ${proofHeight.revisionNumber}-${proofHeight.revisionHeight}, time ${proofNs})`,
     );
   }
+  verifyState(
+    ctx,
+    'timeout packet verification failed',
+    'packet receipt absence',
+    conn,
+    proofHeight,
+    proof,
+    hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence),
+    undefined,
+  );
   del(ctx, key);
   events.push(ev('timeout_packet', ...packetAttrs(p, end.connectionHops[0]!)));
   events.push(ev('message', ['module', 'ibc_channel']));

@@ -3,13 +3,13 @@
  * sequences, packet commitments, receipts, acknowledgements), the transfer app's denoms and escrow
  * totals, and the bank balances of every denom but the chain's native one (vouchers).
  *
- * A sorted-key SHA-256 root commits to every entry (a named simplification: not an IAVL root, and
- * no membership proofs are made from it). Checkpoints nest as the SDK's cache contexts do: a failed
- * message reverts what it wrote. The app keeps a committed store and a working copy per block: a
- * fork over the committed store (O(1) to make, as the copy an eth_call runs on), merged into a new
- * committed store at Commit only when the block wrote IBC state.
+ * This is the store's read and write cache: checkpoints nest as the SDK's cache contexts do (a
+ * failed message reverts what it wrote), and the app keeps a committed store and a working copy per
+ * block: a fork over the committed store (O(1) to make, as the copy an eth_call runs on), merged
+ * into a new committed store at Commit only when the block wrote IBC state. What the app hash
+ * commits to and proofs are made from is the same entries as an IAVL tree (app-stores.ts): the
+ * block's writes (`takeWrites`) go into it at FinalizeBlock.
  */
-import { createHash } from 'node:crypto';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -20,7 +20,6 @@ export class IbcStore {
   private count: number;
   /** Per open checkpoint: each key's entry in `own` before its first write under the checkpoint. */
   private stack: Map<string, { had: boolean; value: Uint8Array | undefined }>[] = [];
-  private cachedRoot: Uint8Array | undefined;
   /** Keys written since the store was made or last `takeWrites()` (for persistence). */
   private written = new Set<string>();
   /** Set once a fork reads through this store: from then on it must not change. */
@@ -97,7 +96,6 @@ export class IbcStore {
       else this.own.delete(k);
       this.count += (this.has(k) ? 1 : 0) - (existed ? 1 : 0);
     }
-    this.cachedRoot = undefined;
   }
 
   /**
@@ -106,10 +104,7 @@ export class IbcStore {
    */
   copy(): IbcStore {
     this.forked = true;
-    const c = new IbcStore(new Map(), this);
-    // Same entries, same root: a block that writes nothing to IBC does not rehash the store.
-    c.cachedRoot = this.cachedRoot;
-    return c;
+    return new IbcStore(new Map(), this);
   }
 
   /**
@@ -119,9 +114,7 @@ export class IbcStore {
   flatten(): IbcStore {
     if (this.base === undefined) return this;
     if (this.own.size === 0) return this.base.flatten();
-    const s = new IbcStore(new Map(this.all()));
-    s.cachedRoot = this.cachedRoot;
-    return s;
+    return new IbcStore(new Map(this.all()));
   }
 
   /** The keys written since the last call, with their current values (undefined: deleted). */
@@ -129,20 +122,6 @@ export class IbcStore {
     const out = [...this.written].sort().map((k): [string, Uint8Array | undefined] => [k, this.get(k)]);
     this.written.clear();
     return out;
-  }
-
-  /** SHA-256 over the sorted entries; empty when the store is empty (the app hash is then unchanged). */
-  root(): Uint8Array {
-    if (this.count === 0) return new Uint8Array(0);
-    if (this.cachedRoot) return this.cachedRoot;
-    const entries = [...this.all()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const h = createHash('sha256');
-    for (const [k, v] of entries) {
-      const kb = utf8.encode(k);
-      h.update(lenPrefix(kb.length)).update(kb).update(lenPrefix(v.length)).update(v);
-    }
-    this.cachedRoot = h.digest();
-    return this.cachedRoot;
   }
 
   /** Every entry (this store's over its base's), unordered. */
@@ -153,7 +132,6 @@ export class IbcStore {
 
   private write(key: string, value: Uint8Array | undefined): void {
     if (this.forked) throw new Error(`IbcStore: ${key} written in a store that was forked (a committed store is read only)`);
-    this.cachedRoot = undefined;
     this.written.add(key);
     const top = this.stack[this.stack.length - 1];
     if (top && !top.has(key)) top.set(key, { had: this.own.has(key), value: this.own.get(key) });
@@ -162,16 +140,4 @@ export class IbcStore {
     else this.own.set(key, value);
     this.count += (value !== undefined ? 1 : 0) - (existed ? 1 : 0);
   }
-}
-
-function lenPrefix(n: number): Uint8Array {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setUint32(0, n);
-  return b;
-}
-
-/** An app hash that commits to the app's own state and, once it has any, the IBC store. */
-export function appHashWithIbc(appRoot: Uint8Array, ibcRoot: Uint8Array): Uint8Array {
-  if (ibcRoot.length === 0) return appRoot;
-  return createHash('sha256').update(appRoot).update(ibcRoot).digest();
 }

@@ -7,6 +7,9 @@ import { createHash } from 'node:crypto';
 export const TRANSFER_PORT = 'transfer';
 export const ICS20_VERSION = 'ics20-1';
 export const CLIENT_TYPE = '07-tendermint';
+/** The IBC store's key in the multistore: the prefix of every ICS-24 path a counterparty proves. */
+export const IBC_STORE_KEY = 'ibc';
+export const COMMITMENT_PREFIX = new TextEncoder().encode(IBC_STORE_KEY);
 
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest();
 
@@ -35,6 +38,15 @@ export const hostKeys = {
   balance: (addressHex: string, denom: string) => `bank/balances/${addressHex}/${denom}`,
   supply: (denom: string) => `bank/supply/${denom}`,
 } as const;
+
+/** A sequence as ibc-go stores it (`sdk.Uint64ToBigEndian`): 8 bytes, big-endian. */
+export function encodeSeq(n: bigint): Uint8Array {
+  return be64(n);
+}
+
+export function decodeSeq(v: Uint8Array): bigint {
+  return v.length === 8 ? Buffer.from(v.buffer, v.byteOffset, 8).readBigUInt64BE(0) : 0n;
+}
 
 /** ICS-20 escrow account of a channel: sha256("ics20-1" ‖ 0x00 ‖ "<port>/<channel>")[:20]. */
 export function escrowAddress(port: string, channel: string): Uint8Array {

@@ -5,7 +5,7 @@ import { BlockIDFlag } from '../abci/types.js';
 import { encodeCommit, encodeHeader } from '../types/proto.js';
 import { LocalValidator } from '../consensus/validator.js';
 import { ed25519Generate } from '../crypto/ed25519.js';
-import { startKvStoreChain, type KvStoreChain } from '../network/kvstore-chain.js';
+import { startKvStoreChain, type KvStoreChain } from '../chains/kvstore/start.js';
 import { SignedMsgType, type Commit, type Header } from '../types/block.js';
 import { headerHash } from '../types/header.js';
 import { ValidatorSet } from '../types/validator-set.js';

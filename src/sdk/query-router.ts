@@ -21,8 +21,27 @@ export interface QueryContext {
 
 export interface QueryRoute {
   path: string;
+  /**
+   * The route reads no account state (the IBC queries read their own store at the height): the router
+   * opens none, so an app that keeps its accounts at the latest height only still serves past heights.
+   */
+  stateless?: boolean;
   handle(ctx: QueryContext, state: QueryState, args: string[], req: RequestQuery): Promise<Uint8Array>;
 }
+
+const noState = (): never => {
+  throw new Error('a stateless query route read the account state');
+};
+/** What a stateless route is given for its state: any read is a bug in the route. */
+const NO_STATE: QueryState = {
+  getAccount: noState,
+  putAccount: noState,
+  getCode: noState,
+  getStorage: noState,
+  checkpoint: noState,
+  commit: noState,
+  revert: noState,
+};
 
 const SDK_UNKNOWN_REQUEST = 6;
 const SDK_INVALID_HEIGHT = 26;
@@ -93,13 +112,14 @@ export async function routeQuery(ctx: QueryContext, table: QueryRouteTable, req:
     if (req.height < 0 || height > latest) {
       throw new QueryError(SDK_INVALID_HEIGHT, 'sdk', `cannot query with height in the future; please provide a valid height: invalid height`);
     }
-    let state: QueryState;
-    try {
-      state = await ctx.stateAt(height);
-    } catch (e) {
-      if (e instanceof HeightNotAvailableError) throw new QueryError(SDK_INVALID_HEIGHT, 'sdk', `${e.message}: invalid height`);
-      throw e;
-    }
+    let state: QueryState = NO_STATE;
+    if (!route.stateless)
+      try {
+        state = await ctx.stateAt(height);
+      } catch (e) {
+        if (e instanceof HeightNotAvailableError) throw new QueryError(SDK_INVALID_HEIGHT, 'sdk', `${e.message}: invalid height`);
+        throw e;
+      }
     const value = await route.handle(ctx, state, args, req);
     return response({ value, height });
   } catch (e) {

@@ -11,7 +11,7 @@ import { StargateClient } from '@cosmjs/stargate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { denomHashHex, escrowAddress } from '../../src/ibc/keys.js';
-import type { HubChain } from '../../src/network/hub-chain.js';
+import type { HubChain } from '../../src/chains/hub/start.js';
 import type { Network } from '../../src/network/network.js';
 import { startEvmHubNetwork } from '../helpers/ibc-network.js';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { denomHashHex } from '../../src/ibc/keys.js';
-import type { HubChain } from '../../src/network/hub-chain.js';
+import type { HubChain } from '../../src/chains/hub/start.js';
 import type { Network } from '../../src/network/network.js';
 import { startEvmHubNetwork } from '../helpers/ibc-network.js';
 

@@ -10,7 +10,7 @@ import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
-import { startHubChain, type HubChain } from '../../src/network/hub-chain.js';
+import { startHubChain, type HubChain } from '../../src/chains/hub/start.js';
 import type { Network } from '../../src/network/network.js';
 import { startEvmHubNetwork } from '../helpers/ibc-network.js';
 

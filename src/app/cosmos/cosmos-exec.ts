@@ -60,11 +60,10 @@ export interface CosmosChainEnv {
   /** The height the tx executes at (timeout height). */
   height: number;
   /**
-   * The IBC module, on a chain that has one: its store (vouchers, clients, channels, packets), the
-   * block time, and who may submit client, handshake and packet messages (lower-case hex addresses;
-   * absent: anyone). Proofs are not verified here, so a network restricts them to its relayer.
+   * The IBC module, on a chain that has one: its store (vouchers, clients, channels, packets) and
+   * the block time. Anyone may relay: every proof is verified (src/ibc/proofs.ts).
    */
-  ibc?: { store: IbcStore; timeNs: bigint; relayers?: ReadonlySet<string> };
+  ibc?: { store: IbcStore; timeNs: bigint };
 }
 
 export type CosmosMode = 'check' | 'deliver' | 'simulate';
@@ -149,14 +148,6 @@ export async function runCosmosTx(
     const unrouted = env.ibc ? undefined : d.msgs.find((m) => m.type === 'ibc');
     if (unrouted)
       throw new CosmosTxError(SdkCode.TxDecode, `unable to resolve type URL ${unrouted.typeUrl}: IBC is not enabled on chain ${env.chainId}: tx parse error`);
-    const relayers = env.ibc?.relayers;
-    const relayed = relayers && d.msgs.find((m) => m.type === 'ibc' && m.msg.kind !== 'transfer' && !relayers.has(Buffer.from(m.signer).toString('hex')));
-    if (relayed)
-      throw new CosmosTxError(
-        2,
-        `${relayed.typeUrl} from ${bech(firstSigner(relayed))}: only the network's relayer may submit client, handshake and packet messages on this chain (packet proofs are not verified here): unauthorized`,
-        'ibc',
-      );
     if (d.fee.payer !== '' || d.fee.granter !== '')
       throw new CosmosTxError(SdkCode.InvalidRequest, 'fee payers and fee grants are not supported on this chain: invalid request');
     if (mode !== 'simulate') checkFee(d, env, feeAmount, gasLimit);

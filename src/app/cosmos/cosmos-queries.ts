@@ -58,6 +58,7 @@ import { GAS, MAX_MEMO_CHARACTERS, runCosmosTx, type CosmosChainEnv } from './co
 import { decodeCosmosTx, ETH_SECP256K1_PUBKEY_URL, SECP256K1_PUBKEY_URL } from './cosmos-tx.js';
 import { storedBalance, storedBalances, storedSupplies, storedSupply } from '../../ibc/bank.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
+import type { VersionedTree } from '../../ibc/query-view.js';
 
 exactSizeBuffers();
 
@@ -70,6 +71,8 @@ export interface CosmosQueryContext {
   env(height: number): CosmosChainEnv;
   /** The committed IBC store: vouchers' balances and the IBC queries (latest height). */
   ibc?: () => IbcStore;
+  /** The provable IBC store's versions: the IBC queries at a past height. */
+  ibcTree?: () => VersionedTree;
 }
 
 type Ctx = QueryContext & { cosmos?: CosmosQueryContext };

@@ -1,10 +1,8 @@
 /**
  * The hub chain's accounts (x/auth + x/bank of one native denom): balance and sequence per 20-byte
  * address, with the calls the Cosmos tx pipeline and queries make of a state (get/put account,
- * checkpoints). The app hash is SHA-256 over the accounts in address order (a named
- * simplification: not an IAVL root, but it commits to every balance and sequence).
+ * checkpoints). The app hash commits to them through the bank and acc IAVL stores (hub-stores.ts).
  */
-import { createHash } from 'node:crypto';
 import { Address, createAccount, type Account } from '@ethereumjs/util';
 
 export type AccountMap = Map<string, { balance: bigint; sequence: bigint }>;
@@ -55,14 +53,5 @@ export class HubAccounts {
 
   copy(): HubAccounts {
     return new HubAccounts(new Map(this.map));
-  }
-
-  appHash(): Uint8Array {
-    const h = createHash('sha256');
-    for (const k of [...this.map.keys()].sort()) {
-      const e = this.map.get(k)!;
-      h.update(`${k}:${e.balance}:${e.sequence};`);
-    }
-    return h.digest();
   }
 }

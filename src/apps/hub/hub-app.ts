@@ -5,9 +5,12 @@
  *
  *   InitChain   app_state.hub: denom, prefix, funded accounts → accounts, account numbers, app hash
  *   CheckTx     the ante checks on the committed accounts (the mempool orders by sequence)
- *   Finalize    each tx on a working copy; results, events, app hash
- *   Commit      the working copy becomes the committed accounts; changed accounts written
- *   Query       auth, bank, Simulate (latest height only)
+ *   Finalize    each tx on a working copy; results, events; the changed accounts and IBC entries
+ *               into the working trees; app hash = the multistore root (bank, acc, ibc)
+ *   Commit      the working copy becomes the committed accounts; changed accounts, IBC writes, auth
+ *               entries and meta written in one batch of the root database (crash-safe on a home)
+ *   Query       auth, bank (any kept height: a past one read from the trees), Simulate;
+ *               `/store/<bank|acc|ibc>/key` at any kept height, with ICS-23 proofs (hub-stores.ts)
  */
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level';
 import type { Application } from '../../abci/application.js';
@@ -40,9 +43,14 @@ import { buildRouteTable, routeQuery } from '../../sdk/query-router.js';
 import type { AppQueryContext } from '../../app/query-routes.js';
 import { fromBech32 } from '../../crypto/bech32.js';
 import { txHash } from '../../types/txs.js';
-import { appHashWithIbc, IbcStore } from '../../ibc/ibc-store.js';
+import { IbcStore } from '../../ibc/ibc-store.js';
+import { queryStore, type AppStores } from '../../ibc/app-stores.js';
+import { IBC_STORE_KEY } from '../../ibc/keys.js';
+import type { NodeBatch } from '../../store/iavl/index.js';
+import { accountsAt, applyAccounts, openHubStores } from './hub-stores.js';
 import { HubAccounts, type AccountMap } from './hub-accounts.js';
 import { timestampToNs } from '../../types/time.js';
+import { rootOf } from '../../store/level.js';
 
 type Db = AbstractLevel<string | Uint8Array | Buffer, string, Uint8Array>;
 type TextSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, string, string>;
@@ -75,7 +83,9 @@ const EMPTY = new Uint8Array(0);
 export class HubApp implements Application {
   private meta: Meta | undefined;
   private committed = new HubAccounts();
-  private pending: { accounts: HubAccounts; ibc: IbcStore; meta: Meta } | undefined;
+  private pending: { accounts: HubAccounts; ibc: IbcStore; meta: Meta; changed: string[]; ibcWrites: [string, Uint8Array | undefined][] } | undefined;
+  /** The multistore's trees (bank, acc, ibc): the app hash is their commit info root. */
+  private stores!: AppStores;
   /** The IBC module's committed store (clients, channels, packets, vouchers). */
   private ibc = new IbcStore();
   readonly auth: AuthRegistry;
@@ -98,6 +108,7 @@ export class HubApp implements Application {
       db.sublevel<string, string>('auth', text) as TextSublevel,
       db.sublevel<string, Uint8Array>('ibc', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as BytesSublevel,
     );
+    app.stores = await openHubStores(db);
     const m = await app.metaDb.get('hub');
     if (m !== undefined) {
       app.meta = JSON.parse(m) as Meta;
@@ -123,12 +134,8 @@ export class HubApp implements Application {
     return this.ibc;
   }
 
-  /** Restricts client, handshake and packet messages to these 20-byte addresses (the network's relayer). */
-  setIbcRelayers(addresses: Uint8Array[]): void {
-    this.ibcRelayers = new Set(addresses.map((a) => Buffer.from(a).toString('hex')));
-  }
-
-  private ibcRelayers: ReadonlySet<string> | undefined;
+  /** The last finalized block's time: Simulate runs at it, as the SDK's check state carries the last header (a client update checks header times against it). */
+  private lastBlockTimeNs: bigint | undefined;
 
   /** The committed sequence of a 20-byte address. */
   sequence(address: Uint8Array): bigint {
@@ -170,7 +177,10 @@ export class HubApp implements Application {
     this.ibc = new IbcStore();
     this.auth.reset();
     await this.auth.numberAll([...map.keys(), Buffer.from(FEE_COLLECTOR).toString('hex')]);
-    const appHash = this.committed.appHash();
+    // Genesis accounts go into the working trees: the first block's commit saves them with its own writes.
+    this.stores.resetWorking();
+    applyAccounts(this.stores, map, map.keys(), config.denom, config.bech32Prefix);
+    const appHash = this.stores.workingHash();
     this.meta = { height: 0, appHash: Buffer.from(appHash).toString('hex'), config };
     await this.persist(this.committed, [...map.keys()]);
     return { validators: [], appHash };
@@ -214,6 +224,7 @@ export class HubApp implements Application {
     const working = this.committed.copy();
     const ibc = this.ibc.copy();
     const timeNs = timestampToNs(req.time);
+    this.lastBlockTimeNs = timeNs;
     const txResults: ExecTxResult[] = [];
     for (const t of req.txs) {
       try {
@@ -222,38 +233,55 @@ export class HubApp implements Application {
         txResults.push(rejected(e));
       }
     }
-    const appHash = appHashWithIbc(working.appHash(), ibc.root());
-    this.pending = { accounts: working, ibc, meta: { ...meta, height: req.height, appHash: Buffer.from(appHash).toString('hex') } };
+    // The accounts the block changed and its IBC writes go into the working trees (after any
+    // abandoned FinalizeBlock's are dropped); the app hash is the multistore's root.
+    const before = this.committed.entries();
+    const changed = [...working.entries()]
+      .filter(([k, v]) => {
+        const o = before.get(k);
+        return !o || o.balance !== v.balance || o.sequence !== v.sequence;
+      })
+      .map(([k]) => k);
+    for (const k of before.keys()) if (!working.entries().has(k)) changed.push(k);
+    this.stores.resetWorking();
+    // Block 1 commits the genesis accounts too (InitChain wrote them to the working trees only).
+    if (meta.height === 0) applyAccounts(this.stores, before, before.keys(), meta.config.denom, meta.config.bech32Prefix);
+    applyAccounts(this.stores, working.entries(), changed, meta.config.denom, meta.config.bech32Prefix);
+    const ibcWrites = ibc.takeWrites();
+    this.stores.apply(IBC_STORE_KEY, ibcWrites);
+    const appHash = this.stores.workingHash();
+    this.pending = { accounts: working, ibc, changed, ibcWrites, meta: { ...meta, height: req.height, appHash: Buffer.from(appHash).toString('hex') } };
     return { events: [], txResults, validatorUpdates: [], appHash };
   }
 
   async commit(): Promise<ResponseCommit> {
     const p = this.pending;
     if (!p) return { retainHeight: 0 };
-    const before = this.committed.entries();
-    const changed = [...p.accounts.entries()]
-      .filter(([k, v]) => {
-        const o = before.get(k);
-        return !o || o.balance !== v.balance || o.sequence !== v.sequence;
-      })
-      .map(([k]) => k);
-    await this.auth.numberAll(changed.sort());
+    const changed = p.changed;
+    await this.auth.numberAll([...changed].sort());
+    const treeOps: NodeBatch = [];
+    this.stores.commit(p.meta.height, treeOps);
     this.committed = p.accounts;
     this.ibc = p.ibc.flatten();
     this.meta = p.meta;
     this.pending = undefined;
-    await this.persist(this.committed, changed, p.ibc.takeWrites());
+    await this.persist(this.committed, changed, p.ibcWrites, treeOps);
     return { retainHeight: 0 };
   }
 
   async query(req: RequestQuery): Promise<ResponseQuery> {
+    // Raw store reads with proofs (`/store/ibc/key`, `/store/bank/key`…), as relayers ask them.
+    if (req.path.startsWith('/store/')) return queryStore(this.stores, req, this.meta?.height ?? 0);
     const m = this.meta;
     const c = m?.config;
     const ctx: AppQueryContext = {
       latestHeight: () => m?.height ?? 0,
       stateAt: async (h) => {
-        if (h !== (m?.height ?? 0)) throw new HeightNotAvailableError(h, m?.height ?? 0);
-        return this.committed.copy();
+        if (h === (m?.height ?? 0)) return this.committed.copy();
+        // A past height: the accounts as its bank and acc trees hold them.
+        const past = await accountsAt(this.stores, h);
+        if (past === undefined) throw new HeightNotAvailableError(h, m?.height ?? 0);
+        return new HubAccounts(past);
       },
       denom: c?.denom ?? '',
       bech32Prefix: c?.bech32Prefix ?? '',
@@ -261,8 +289,9 @@ export class HubApp implements Application {
         auth: this.auth,
         displayDenom: c?.displayDenom ?? '',
         decimals: c?.decimals ?? 6,
-        env: (h) => this.env(h, this.ibc.copy()),
+        env: (h) => this.env(h, this.ibc.copy(), this.lastBlockTimeNs ?? BigInt(Date.now()) * 1_000_000n),
         ibc: () => this.ibc,
+        ibcTree: () => this.stores.byHeight(IBC_STORE_KEY),
       },
     };
     return routeQuery(ctx, this.routes, req);
@@ -285,7 +314,7 @@ export class HubApp implements Application {
       minGasPrice: BigInt(c.minGasPrice),
       baseFee: 0n,
       height,
-      ibc: { store: ibc, timeNs, ...(this.ibcRelayers ? { relayers: this.ibcRelayers } : {}) },
+      ibc: { store: ibc, timeNs },
     };
   }
 
@@ -294,24 +323,52 @@ export class HubApp implements Application {
     return this.meta;
   }
 
-  private async persist(accounts: HubAccounts, changed: string[], ibcWrites: [string, Uint8Array | undefined][] = []): Promise<void> {
+  /**
+   * Writes a commit (the changed accounts, the IBC store's writes, the auth entries and the meta)
+   * as ONE batch of the root database: with the hub on a home, a crash leaves the previous block's
+   * state or this one, never a mix (the handshake replays what the app lacks from the block store).
+   */
+  private async persist(accounts: HubAccounts, changed: string[], ibcWrites: [string, Uint8Array | undefined][] = [], treeOps: NodeBatch = []): Promise<void> {
+    const batch = this.commitBatch();
+    for (const o of treeOps) batch.tree(o);
     const e = accounts.entries();
-    const batch = this.accountsDb.batch();
     for (const k of changed) {
       const v = e.get(k);
-      if (v) batch.put(k, JSON.stringify({ b: v.balance.toString(), s: v.sequence.toString() }));
-      else batch.del(k);
+      if (v) batch.put(this.accountsDb, k, JSON.stringify({ b: v.balance.toString(), s: v.sequence.toString() }));
+      else batch.del(this.accountsDb, k);
     }
-    await batch.write();
-    const ibcBatch = this.ibcDb.batch();
     for (const [k, v] of ibcWrites) {
-      if (v === undefined) ibcBatch.del(k);
-      else ibcBatch.put(k, v);
+      if (v === undefined) batch.del(this.ibcDb, k);
+      else batch.put(this.ibcDb, k, v);
     }
-    await ibcBatch.write();
-    for (const w of this.auth.takeWrites()) await this.auth.sublevel.put(w.key, w.value);
-    await this.metaDb.put('hub', JSON.stringify(this.meta));
+    for (const w of this.auth.takeWrites()) batch.put(this.auth.sublevel, w.key, w.value);
+    batch.put(this.metaDb, 'hub', JSON.stringify(this.meta));
+    await batch.write();
   }
+
+  /** A batch over the root database that every store of the app adds its writes to (each on its sublevel). */
+  private commitBatch(): HubCommitBatch {
+    const chained = rootOf(this.metaDb as unknown as Db).batch();
+    const opts = (sublevel: object) => ({ sublevel }) as never;
+    return {
+      put: (sublevel, key, value) => void chained.put(key as never, value as never, opts(sublevel)),
+      del: (sublevel, key) => void chained.del(key as never, opts(sublevel)),
+      tree: (o) =>
+        void (o.type === 'put'
+          ? chained.put(o.key as never, o.value as never, { sublevel: o.sublevel, keyEncoding: 'view', valueEncoding: 'view' } as never)
+          : chained.del(o.key as never, { sublevel: o.sublevel, keyEncoding: 'view' } as never)),
+      write: () => chained.write(),
+    };
+  }
+}
+
+/** One commit's writes, each on the sublevel of the store it belongs to, written at once by `write()`. */
+export interface HubCommitBatch {
+  put(sublevel: TextSublevel | BytesSublevel, key: string, value: string | Uint8Array): void;
+  del(sublevel: TextSublevel | BytesSublevel, key: string): void;
+  /** An IAVL tree's write (src/store/iavl), on its own sublevel. */
+  tree(op: NodeBatch[number]): void;
+  write(): Promise<void>;
 }
 
 function rejected(e: unknown): ExecTxResult & ResponseCheckTx {

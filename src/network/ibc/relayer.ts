@@ -7,15 +7,17 @@
  *   relay    after each block (default) or on flush(): packets sent and not received are received
  *            on the destination (MsgUpdateClient + MsgRecvPacket), acknowledgements written are
  *            relayed back (MsgAcknowledgement), packets whose timeout passed on the destination are
- *            timed out on the source (MsgTimeout, refund): only when the destination's committed
+ *            timed out on the source (MsgTimeout, refund): when the destination's committed
  *            height (or its block time) is past the timeout and its committed store at that height
- *            has no receipt, that height being the MsgTimeout's proof height. A receive still in a
- *            mempool can then never land (the destination refuses a receive past its timeout), so
- *            one packet is never both refunded and minted.
+ *            has no receipt, proven absent (the source verifies it: one packet is never both
+ *            refunded and minted)
  *   pause()  stops relaying (a demo of a pending or timed-out transfer); resume() relays the backlog
  *
  * Client updates carry the counterparty's real signed header, commit and validator set; the chain
- * verifies +2/3 of the signatures (src/ibc/light-client.ts). Proofs are empty (docs/network.md).
+ * verifies +2/3 of the signatures (src/ibc/light-client.ts). Every handshake and packet message
+ * carries the ICS-23 proof of what it claims, read with the chain's ABCI Query (`/store/ibc/key`,
+ * `prove`) at proof height − 1, as an outside relayer reads it over `abci_query`; the receiving
+ * chain verifies it (src/ibc/proofs.ts).
  */
 import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
 import type { Logger } from 'pino';
@@ -23,7 +25,7 @@ import { Any } from 'cosmjs-types/google/protobuf/any';
 import { Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
 import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
 import { ClientState as TmClientState } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
-import type { ResponseCheckTx, AbciEvent } from '../../abci/types.js';
+import type { ResponseCheckTx, AbciEvent, RequestQuery, ResponseQuery } from '../../abci/types.js';
 import { toBech32 } from '../../crypto/bech32.js';
 import { toHexUpper } from '../../crypto/encoding.js';
 import { sha256 } from '../../crypto/hash.js';
@@ -33,10 +35,12 @@ import { timestampToNs } from '../../types/time.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 import { attrOf, elapsed, packetOfEvent } from '../../ibc/handler.js';
-import { hostKeys, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
+import { hostKeys, IBC_STORE_KEY, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
 import { clientStateOf, consensusStateOf, tmHeaderAny, tmHeaderOf } from '../../ibc/light-client.js';
 import { encodeIbcMsg, type IbcMsg } from '../../ibc/msgs.js';
+import { encodeMerkleProof } from '../../ibc/proofs.js';
 import { signRelayTx, type RelayerKey } from './relayer-key.js';
+import { findOpenPath, inFlightPackets, type TxEventSearch } from './resume.js';
 
 exactSizeBuffers();
 
@@ -56,6 +60,12 @@ export interface RelayChain {
   height(): number;
   /** The header and commit of a committed height, and the validator set that signed it. */
   signedHeader(height: number): Promise<{ header: Header; commit: Commit; validators: ValidatorSet } | undefined>;
+  /** The events of committed txs matching a tx_search query: a restarted relayer finds the packets in flight there. */
+  txEvents?: TxEventSearch;
+  /** The chain's ABCI Query (`/store/ibc/key` with `prove`: the proofs an outside relayer reads through `abci_query`). */
+  query(req: RequestQuery): Promise<ResponseQuery>;
+  /** Produces one block now: a proof of height h's state needs header h + 1, which an idle automine chain never makes. */
+  mine(): Promise<void>;
 }
 
 export interface RelayerOptions {
@@ -110,6 +120,9 @@ export class Relayer {
   private running: Promise<void> = Promise.resolve();
   private scheduled = false;
   private stopped = false;
+  private signalStop: () => void = () => undefined;
+  /** Resolves at stop(): a block the relayer asked a halted chain for is not waited for past it. */
+  private readonly stopSignal = new Promise<void>((resolve) => (this.signalStop = resolve));
   private _paused = false;
   /** Set once both channel ends are open. */
   private open_ = false;
@@ -159,13 +172,29 @@ export class Relayer {
     ] as const) {
       const tx = end.chain.subscribe(`tm.event = 'Tx'`, `relayer-tx-${end.chain.chainId}`);
       tx.setListener((m) => {
-        if (m.data.type === 'Tx') this.observe(side, m.data.value.txResult.result.events);
+        if (m.data.type === 'Tx' && this.observe(side, m.data.value.txResult.result.events) && this.mode === 'block' && this.open_) this.schedule();
       });
       const blocks = end.chain.subscribe(`tm.event = 'NewBlock'`, `relayer-block-${end.chain.chainId}`);
+      // A block wakes the relayer only while it tracks packets (a timeout may have come due); a
+      // block's own packets wake it through their tx events. Most blocks carry none: no work.
       blocks.setListener(() => {
-        if (this.mode === 'block' && this.open_) this.schedule();
+        if (this.mode === 'block' && this.open_ && this.packets.size > 0) this.schedule();
       });
       this.subs.push(tx, blocks);
+    }
+    // Restarted on persisted chains: the channel is open already; pick it up with its packets in flight.
+    const existing = findOpenPath(A.ibcStore(), A.chainId, B.ibcStore(), B.chainId);
+    if (existing) {
+      Object.assign(this.a, existing.a);
+      Object.assign(this.b, existing.b);
+      await this.recoverPackets();
+      this.opts.logger?.info(
+        { a: A.chainId, b: B.chainId, channelA: this.a.channelId, channelB: this.b.channelId, pending: this.packets.size },
+        'ibc channel resumed',
+      );
+      this.open_ = true;
+      if (this.mode === 'block') this.schedule();
+      return;
     }
     // Clients of each other, from each chain's latest signed header.
     for (const [self, other] of [
@@ -198,7 +227,7 @@ export class Relayer {
       },
     ]);
     this.a.connectionId = attr(conn, 'connection_open_init', 'connection_id');
-    const tryEv = await this.withUpdate(this.b, this.a, (proofHeight) => [
+    const tryEv = await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
       {
         kind: 'connOpenTry',
         m: {
@@ -208,7 +237,7 @@ export class Relayer {
           delayPeriod: 0n,
           counterpartyVersions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }],
           proofHeight,
-          proofInit: new Uint8Array(0),
+          proofInit: await this.prove(this.a, hostKeys.connection(this.a.connectionId), at),
           proofClient: new Uint8Array(0),
           proofConsensus: new Uint8Array(0),
           consensusHeight: height(0),
@@ -218,7 +247,7 @@ export class Relayer {
       },
     ]);
     this.b.connectionId = attr(tryEv, 'connection_open_try', 'connection_id');
-    await this.withUpdate(this.a, this.b, (proofHeight) => [
+    await this.withUpdate(this.a, this.b, async (proofHeight, at) => [
       {
         kind: 'connOpenAck',
         m: {
@@ -226,7 +255,7 @@ export class Relayer {
           counterpartyConnectionId: this.b.connectionId,
           version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] },
           proofHeight,
-          proofTry: new Uint8Array(0),
+          proofTry: await this.prove(this.b, hostKeys.connection(this.b.connectionId), at),
           proofClient: new Uint8Array(0),
           proofConsensus: new Uint8Array(0),
           consensusHeight: height(0),
@@ -235,8 +264,16 @@ export class Relayer {
         },
       },
     ]);
-    await this.withUpdate(this.b, this.a, (proofHeight) => [
-      { kind: 'connOpenConfirm', m: { connectionId: this.b.connectionId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) } },
+    await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
+      {
+        kind: 'connOpenConfirm',
+        m: {
+          connectionId: this.b.connectionId,
+          proofAck: await this.prove(this.a, hostKeys.connection(this.a.connectionId), at),
+          proofHeight,
+          signer: this.signer(this.b),
+        },
+      },
     ]);
     // The transfer channel.
     const chanInit = await this.submit(this.a, [
@@ -256,7 +293,7 @@ export class Relayer {
       },
     ]);
     this.a.channelId = attr(chanInit, 'channel_open_init', 'channel_id');
-    const chanTry = await this.withUpdate(this.b, this.a, (proofHeight) => [
+    const chanTry = await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
       {
         kind: 'chanOpenTry',
         m: {
@@ -270,14 +307,14 @@ export class Relayer {
             version: ICS20_VERSION,
           },
           counterpartyVersion: ICS20_VERSION,
-          proofInit: new Uint8Array(0),
+          proofInit: await this.prove(this.a, hostKeys.channel(TRANSFER_PORT, this.a.channelId), at),
           proofHeight,
           signer: this.signer(this.b),
         },
       },
     ]);
     this.b.channelId = attr(chanTry, 'channel_open_try', 'channel_id');
-    await this.withUpdate(this.a, this.b, (proofHeight) => [
+    await this.withUpdate(this.a, this.b, async (proofHeight, at) => [
       {
         kind: 'chanOpenAck',
         m: {
@@ -285,21 +322,51 @@ export class Relayer {
           channelId: this.a.channelId,
           counterpartyChannelId: this.b.channelId,
           counterpartyVersion: ICS20_VERSION,
-          proofTry: new Uint8Array(0),
+          proofTry: await this.prove(this.b, hostKeys.channel(TRANSFER_PORT, this.b.channelId), at),
           proofHeight,
           signer: this.signer(this.a),
         },
       },
     ]);
-    await this.withUpdate(this.b, this.a, (proofHeight) => [
+    await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
       {
         kind: 'chanOpenConfirm',
-        m: { portId: TRANSFER_PORT, channelId: this.b.channelId, proofAck: new Uint8Array(0), proofHeight, signer: this.signer(this.b) },
+        m: {
+          portId: TRANSFER_PORT,
+          channelId: this.b.channelId,
+          proofAck: await this.prove(this.a, hostKeys.channel(TRANSFER_PORT, this.a.channelId), at),
+          proofHeight,
+          signer: this.signer(this.b),
+        },
       },
     ]);
     this.opts.logger?.info({ a: A.chainId, b: B.chainId, channelA: this.a.channelId, channelB: this.b.channelId }, 'ibc channel open');
     this.open_ = true;
     if (this.mode === 'block') this.schedule();
+  }
+
+  /** The packets each side's store still commits to (sent before a restart), tracked as if seen sent. */
+  private async recoverPackets(): Promise<void> {
+    for (const [src, dst, from] of [
+      [this.a, this.b, 'a'],
+      [this.b, this.a, 'b'],
+    ] as const) {
+      // A chain without a tx index finds no events: its packets are named below, not relayed.
+      const noIndex: TxEventSearch = async () => [];
+      const found = await inFlightPackets(
+        { store: src.chain.ibcStore(), search: src.chain.txEvents ?? noIndex, channelId: src.channelId },
+        { store: dst.chain.ibcStore(), search: dst.chain.txEvents ?? noIndex, channelId: dst.channelId },
+      );
+      for (const { packet, ack } of found.packets) {
+        const key = `${src.chain.chainId}/${packet.sequence}`;
+        if (!this.packets.has(key)) this.packets.set(key, { packet, from, ...(ack ? { ack } : {}) });
+      }
+      if (found.missing.length > 0)
+        this.opts.logger?.warn(
+          { chainId: src.chain.chainId, sequences: found.missing.map(String) },
+          'packets in flight without a send_packet event in the tx index: not relayed',
+        );
+    }
   }
 
   status(): RelayerStatus {
@@ -363,6 +430,7 @@ export class Relayer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.signalStop();
     for (const s of this.subs) s.cancel('relayer stopped');
     for (const s of this.waiting) s.cancel('relayer stopped');
     await this.running.catch(() => undefined);
@@ -380,18 +448,25 @@ export class Relayer {
     });
   }
 
-  private observe(side: 'a' | 'b', events: AbciEvent[]): void {
+  /** Tracks the packets and acknowledgements of a tx's events; true when it found any (work to relay). */
+  private observe(side: 'a' | 'b', events: AbciEvent[]): boolean {
     const end = side === 'a' ? this.a : this.b;
+    let found = false;
     for (const e of events) {
       if (e.type === 'send_packet' && attrOf(e, 'packet_src_channel') === end.channelId) {
         const packet = packetOfEvent(e);
         this.packets.set(`${end.chain.chainId}/${packet.sequence}`, { packet, from: side });
+        found = true;
       } else if (e.type === 'write_acknowledgement' && attrOf(e, 'packet_dst_channel') === end.channelId) {
         const other = side === 'a' ? this.b : this.a;
         const t = this.packets.get(`${other.chain.chainId}/${attrOf(e, 'packet_sequence')}`);
-        if (t) t.ack = Uint8Array.from(Buffer.from(attrOf(e, 'packet_ack_hex'), 'hex'));
+        if (t) {
+          t.ack = Uint8Array.from(Buffer.from(attrOf(e, 'packet_ack_hex'), 'hex'));
+          found = true;
+        }
       }
     }
+    return found;
   }
 
   /** Whether the source still holds the packet's commitment (deleted by its acknowledgement or timeout). */
@@ -460,10 +535,10 @@ export class Relayer {
       // At most MAX_MSGS_PER_TX packet messages a tx (a tx has a gas limit); one direction failing does not stop the other.
       try {
         for (let i = 0; i < toDst.length; i += MAX_MSGS_PER_TX)
-          await this.withUpdate(dst, src, (h) => toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)));
+          await this.withUpdate(dst, src, (h, at) => Promise.all(toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => this.withProof(m, h, src, at))));
         for (let i = 0; i < toSrc.length; i += MAX_MSGS_PER_TX) {
           // Proven at the height whose store showed no receipt (acknowledgements need no more than it either).
-          await this.withUpdate(src, dst, (h) => toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => withProofHeight(m, h)), view?.height);
+          await this.withUpdate(src, dst, (h, at) => Promise.all(toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => this.withProof(m, h, dst, at))), view?.height);
           for (const key of ending.slice(i, i + MAX_MSGS_PER_TX)) this.packets.delete(key);
         }
       } catch (err) {
@@ -490,14 +565,25 @@ export class Relayer {
     return p.timeoutHeight.revisionHeight !== 0n && BigInt(dst.chain.height()) + 1n >= p.timeoutHeight.revisionHeight;
   }
 
-  /** A tx on `self`: an update of its client of `other` to other's latest header (or to `at`), then the messages. */
-  private async withUpdate(self: End, other: End, msgs: (proofHeight: Height) => IbcMsg[], at?: number): Promise<AbciEvent[]> {
+  /**
+   * A tx on `self`: its client of `other` updated when needed, then the messages, built with the
+   * proof height and the height whose state their proofs show (proof height − 1: a header commits
+   * to the app hash of the block before it). The proven state must be at least `other`'s committed
+   * height now (or `state`): when the client knows no header after it, `other` is updated to its
+   * latest header, after one more block of `other` if it has none yet (an idle automine chain).
+   */
+  private async withUpdate(self: End, other: End, msgs: (proofHeight: Height, queryHeight: number) => Promise<IbcMsg[]>, state?: number): Promise<AbciEvent[]> {
     const cs = TmClientState.decode(Any.decode(self.chain.ibcStore().get(hostKeys.clientState(self.clientId))!).value);
     const trusted = Number(cs.latestHeight.revisionHeight);
-    const latest = at ?? other.chain.height();
+    const need = (state ?? other.chain.height()) + 1;
     const update: IbcMsg[] = [];
     let proofHeight = cs.latestHeight;
-    if (latest > trusted) {
+    if (trusted < need) {
+      if (other.chain.height() < need) {
+        await Promise.race([other.chain.mine(), this.stopSignal]);
+        if (this.stopped) throw new Error('relayer stopped');
+      }
+      const latest = other.chain.height();
       const target = await other.chain.signedHeader(latest);
       const base = await other.chain.signedHeader(trusted);
       if (!target || !base) throw new Error(`relayer: no signed header of ${other.chain.chainId} at ${latest} or ${trusted}`);
@@ -511,7 +597,43 @@ export class Relayer {
       update.push({ kind: 'updateClient', m: { clientId: self.clientId, clientMessage: tmHeaderAny(header), signer: this.signer(self) } });
       proofHeight = { revisionNumber: cs.latestHeight.revisionNumber, revisionHeight: BigInt(latest) };
     }
-    return this.submit(self, [...update, ...msgs(proofHeight)]);
+    return this.submit(self, [...update, ...(await msgs(proofHeight, Number(proofHeight.revisionHeight) - 1))]);
+  }
+
+  /** The ICS-23 proof (MerkleProof bytes) of `key` in `end`'s IBC store at `height`, through its ABCI Query as any relayer asks it. */
+  private async prove(end: End, key: string, height: number): Promise<Uint8Array> {
+    const r = await end.chain.query({ path: `/store/${IBC_STORE_KEY}/key`, data: new TextEncoder().encode(key), height, prove: true });
+    if (r.code !== 0 || !r.proofOps) throw new Error(`relayer: no proof of ${key} at height ${height} of ${end.chain.chainId}: ${r.log}`);
+    return encodeMerkleProof(r.proofOps.map((op) => op.data));
+  }
+
+  /** A packet message with its proof height and its proof from `from` (the commitment, ack or absent receipt). */
+  private async withProof(m: IbcMsg, h: Height, from: End, at: number): Promise<IbcMsg> {
+    switch (m.kind) {
+      case 'recvPacket': {
+        const p = m.m.packet;
+        return {
+          kind: m.kind,
+          m: { ...m.m, proofHeight: h, proofCommitment: await this.prove(from, hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence), at) },
+        };
+      }
+      case 'acknowledgement': {
+        const p = m.m.packet;
+        return {
+          kind: m.kind,
+          m: { ...m.m, proofHeight: h, proofAcked: await this.prove(from, hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence), at) },
+        };
+      }
+      case 'timeout': {
+        const p = m.m.packet;
+        return {
+          kind: m.kind,
+          m: { ...m.m, proofHeight: h, proofUnreceived: await this.prove(from, hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence), at) },
+        };
+      }
+      default:
+        return m;
+    }
   }
 
   private signer(end: End): string {
@@ -586,8 +708,4 @@ function attr(events: AbciEvent[], type: string, key: string): string {
 /** Whether `p` has timed out on a destination at `height` with block time `timeNs`, by the destination's own rule. */
 function timedOutAt(p: Packet, height: number, timeNs: bigint): boolean {
   return elapsed(p.timeoutHeight, p.timeoutTimestamp, BigInt(height), timeNs);
-}
-
-function withProofHeight(m: IbcMsg, h: Height): IbcMsg {
-  return { ...m, m: { ...m.m, proofHeight: h } } as IbcMsg;
 }
