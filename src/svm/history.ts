@@ -85,6 +85,11 @@ export class SvmHistory {
     return this.records.size;
   }
 
+  /** How many blocks are kept (`maxBlocks`). */
+  get blockLimit(): number {
+    return this.maxBlocks;
+  }
+
   /** All kept records, oldest first (what a snapshot saves). */
   *all(): IterableIterator<SvmTxRecord> {
     for (const e of this.records.values()) yield e.rec;

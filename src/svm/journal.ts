@@ -8,6 +8,8 @@
  *         loses nothing that was answered
  *   slot  a closed slot (the next slot's blockhash and start time); the journal is fsynced here, so
  *         a power loss loses at most the open slot
+ *   slots a run of empty slots closed in one step after a long idle stretch (slots.ts): one line,
+ *         however long the stretch
  *
  * Start: the snapshot, then the journal's entries newer than it (a torn last line, from a crash
  * mid-write, is cut off). The journal is folded into a new snapshot when it passes
@@ -22,7 +24,10 @@ export const SNAPSHOT_FILE = 'svm-state.json';
 export const JOURNAL_FILE = 'svm-journal.log';
 export const DEFAULT_MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
 
-type Entry = { n: number; k: 'tx'; a: SvmSavedAccount[]; r: SavedRecord } | { n: number; k: 'slot'; s: string; h: string; t: number };
+type Entry =
+  | { n: number; k: 'tx'; a: SvmSavedAccount[]; r: SavedRecord }
+  | { n: number; k: 'slot'; s: string; h: string; t: number }
+  | { n: number; k: 'slots'; from: string; to: string; t: number };
 type Snapshot = SvmLedgerState & { journalSeq?: number };
 
 export interface SvmStoreOptions {
@@ -95,6 +100,8 @@ export async function openSvmStore(o: SvmStoreOptions): Promise<SvmStore> {
     if (bytes > maxBytes) checkpoint();
     else fdatasyncSync(fd);
   });
+  // Always followed by the run's last slots, the last of which syncs.
+  const offSkip = ledger.onSkip((from, to, t) => append({ n: ++seq, k: 'slots', from: from.toString(), to: to.toString(), t }));
 
   let closed = false;
   return {
@@ -105,6 +112,7 @@ export async function openSvmStore(o: SvmStoreOptions): Promise<SvmStore> {
       closed = true;
       offTx();
       offSlot();
+      offSkip();
       checkpoint();
       closeSync(fd);
     },
@@ -135,7 +143,8 @@ function replay(ledger: SvmLedger, file: string, after: number): number {
     if (e.k === 'tx') {
       for (const a of e.a) ledger.replayAccount(a);
       ledger.replayRecord(recordFromJson(e.r));
-    } else ledger.replaySlot(BigInt(e.s), e.h, e.t);
+    } else if (e.k === 'slots') ledger.replaySkip(BigInt(e.from), BigInt(e.to), e.t);
+    else ledger.replaySlot(BigInt(e.s), e.h, e.t);
   }
   return seq;
 }

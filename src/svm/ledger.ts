@@ -2,9 +2,9 @@
  * An SVM chain on LiteSVM: LiteSVM executes; this module provides what a validator adds around it
  * (REFERENCE-SVM "What LiteSVM leaves to the host"):
  *
- *   slots      advance on the wall clock (`startClock`: slot-clock.ts, closed when the ledger is
- *              read, no ticking timer) or at once (`advanceSlot`, the chain's `mine`); each slot
- *              gets a new blockhash, the Clock sysvar's slot, epoch and unix time
+ *   slots      advance on the wall clock (`startClock`: slots.ts, closed when the ledger is read,
+ *              a long idle run compactly, no ticking timer) or at once (`advanceSlot`, the chain's
+ *              `mine`); each slot gets a new blockhash, the Clock sysvar's slot, epoch and unix time
  *   blockhash  the last 150 are valid (`BlockhashNotFound` otherwise); LiteSVM's own check is off
  *   replay     every signature is remembered for the window (`AlreadyProcessed`)
  *   records    per tx: slot, block time, fee, pre/post balances, logs, compute units, error, and
@@ -16,52 +16,31 @@
  * home, journal.ts keeps the ledger across restarts and crashes (`save`, `replay*`).
  */
 import { LiteSVM } from 'litesvm';
-import {
-  address as toAddress,
-  getBase58Codec,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-  lamports,
-  type Address,
-  type Transaction,
-} from '@solana/kit';
+import { address as toAddress, getBase58Codec, lamports, type Address } from '@solana/kit';
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { createHash } from 'node:crypto';
 import { deriveSolanaAccounts, keypairFromSeed, type SolanaKeypair } from './keys.js';
-import { txErrorJson, type TxErrorJson } from './tx-errors.js';
-import { SvmHistory, type SvmBlock, type SvmTxRecord } from './history.js';
-import { recordFromJson, recordToJson, type SavedRecord } from './record-json.js';
+import { SvmTxError, txErrorJson, type TxErrorJson } from './tx-errors.js';
+import { decodeTx } from './tx-decode.js';
+import { blockFromSaved, blockToSaved, putSavedAccount, toSavedAccount, type SvmLedgerState, type SvmSavedAccount } from './saved-state.js';
+import { SvmHistory, type SvmTxRecord } from './history.js';
+import { recordFromJson, recordToJson } from './record-json.js';
 import { lamportsOf, sameAccount, type AccountRead } from './account-state.js';
-import { TOKEN_ACCOUNT_SIZE } from './spl.js';
+import { TokenIndex } from './token-index.js';
 import { fundGenesis } from './genesis.js';
-import { SlotClock } from './slot-clock.js';
+import { SvmSlots, type SkipListener, type SlotListener } from './slots.js';
 
 export { parseMint, parseTokenAccount } from './spl.js';
 
 export type { SvmBlock, SvmTxRecord } from './history.js';
+export type { SvmLedgerState, SvmSavedAccount } from './saved-state.js';
+export { SvmTxError } from './tx-errors.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
-export const BLOCKHASH_WINDOW = 150;
-export const SLOTS_PER_EPOCH = 432_000n;
+export { BLOCKHASH_WINDOW, SLOTS_PER_EPOCH } from './slots.js';
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 const b58 = getBase58Codec();
-
-interface CompiledMessage {
-  staticAccounts: readonly string[];
-  lifetimeToken: string;
-  header: { numSignerAccounts: number; numReadonlySignerAccounts: number; numReadonlyNonSignerAccounts: number };
-}
-
-export class SvmTxError extends Error {
-  override name = 'SvmTxError';
-  constructor(
-    readonly err: TxErrorJson,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface SvmLedgerOptions {
   mnemonic: string;
@@ -78,105 +57,43 @@ export interface SvmLedgerOptions {
   maxBlocks?: number;
 }
 
-export interface SvmSavedAccount {
-  address: string;
-  lamports: string;
-  owner: string;
-  executable: boolean;
-  /** base64 */
-  data: string;
-}
-
-/** A saved chain (JSON): accounts, slot, the blockhash window and the window's signatures. */
-export interface SvmLedgerState {
-  genesisHash: string;
-  mint: string;
-  slot: string;
-  blockHeight: string;
-  /** [blockhash, slot, ms] of the window, oldest first. */
-  blockhashes: [string, string, number][];
-  accounts: SvmSavedAccount[];
-  /** [signature, slot] */
-  seen: [string, string][];
-  /** The kept tx records, oldest first (absent in states saved before they were kept). */
-  records?: SavedRecord[];
-  /** [slot, blockhash, ms, blockHeight] of the kept blocks, oldest first. */
-  blocks?: [string, string, number, string][];
-}
-
-interface SignatureSeen {
-  slot: bigint;
-}
-
-/** Writes an account in its saved form (`save()`, the journal) into a LiteSVM. */
-function putSavedAccount(svm: LiteSVM, a: SvmSavedAccount): void {
-  const data = Uint8Array.from(Buffer.from(a.data, 'base64'));
-  svm.setAccount({
-    address: a.address as Address,
-    lamports: lamports(BigInt(a.lamports)),
-    programAddress: a.owner as Address,
-    executable: a.executable,
-    space: BigInt(data.length),
-    data,
-  });
-}
-
 export class SvmLedger {
   readonly svm: LiteSVM;
   readonly devAccounts: SolanaKeypair[];
   readonly mint: string;
   readonly genesisHash: string;
-  /** The open slot and the block height (read through `slot` / `blockHeight`, which catch the clock up). */
-  private cur = 0n;
-  private height = 0n;
   private readonly now: () => number;
-  /** blockhash → slot, newest last; at most BLOCKHASH_WINDOW + 1. */
-  private readonly blockhashes = new Map<string, bigint>();
-  private latest = '';
-  private readonly slotTimes = new Map<bigint, number>();
+  /** The open slot, the blockhash window and the clock (read through `slot` etc., which catch the clock up). */
+  private readonly slots: SvmSlots;
   /** Every account the genesis, a tx or an airdrop wrote (what `save` writes). */
   private readonly known = new Set<string>();
-  private readonly seen = new Map<string, SignatureSeen>();
+  /** signature → the slot it ran in, for the blockhash window (`AlreadyProcessed`). */
+  private readonly seen = new Map<string, bigint>();
   private readonly hist: SvmHistory;
-  /** owner → token account addresses. */
-  private readonly tokenOwners = new Map<string, Set<string>>();
-  private readonly slotListeners = new Set<(slot: bigint, more: boolean) => void>();
-  /** Slot listeners that must hear of each slot as it closes (slotSubscribe): they keep the clock's timer armed. */
-  private liveListeners = 0;
-  private clock: SlotClock | undefined;
-  private syncing = false;
+  private readonly tokens: TokenIndex;
   private readonly txListeners = new Set<(r: SvmTxRecord) => void>();
 
   private constructor(svm: LiteSVM, devAccounts: SolanaKeypair[], mint: string, o: SvmLedgerOptions, saved?: SvmLedgerState) {
     const now = o.now ?? Date.now;
     this.hist = new SvmHistory(o.maxRecords, o.maxBlocks);
     this.svm = svm;
+    this.tokens = new TokenIndex(svm);
     this.devAccounts = devAccounts;
     this.mint = mint;
     this.now = now;
-    this.latest = svm.latestBlockhash();
+    const genesis = svm.latestBlockhash();
+    this.genesisHash = saved?.genesisHash ?? b58.decode(createHash('sha256').update(`chainlet svm genesis ${genesis}`).digest());
+    const host = { svm, hist: this.hist, now, genesisHash: this.genesisHash, pruneSeen: (oldest: bigint) => this.pruneSeen(oldest) };
+    this.slots = new SvmSlots(host, genesis, saved);
     if (saved) {
-      this.genesisHash = saved.genesisHash;
-      this.cur = BigInt(saved.slot);
-      this.height = BigInt(saved.blockHeight);
-      for (const [h, s, t] of saved.blockhashes) {
-        this.blockhashes.set(h, BigInt(s));
-        this.slotTimes.set(BigInt(s), t);
-      }
-      this.latest = saved.blockhashes.at(-1)?.[0] ?? this.latest;
-      for (const [sig, slot] of saved.seen) this.seen.set(sig, { slot: BigInt(slot) });
+      for (const [sig, slot] of saved.seen) this.seen.set(sig, BigInt(slot));
       for (const a of saved.accounts) {
         this.known.add(a.address);
-        this.indexTokenAccount(a.address);
+        this.tokens.index(a.address);
       }
-      for (const [s, h, t, height] of saved.blocks ?? []) this.hist.closeBlock({ slot: BigInt(s), blockhash: h, timeMs: t, blockHeight: BigInt(height) });
+      for (const b of saved.blocks ?? []) this.hist.closeBlock(blockFromSaved(b));
       for (const r of saved.records ?? []) this.hist.add(recordFromJson(r));
-    } else {
-      this.genesisHash = b58.decode(createHash('sha256').update(`chainlet svm genesis ${this.latest}`).digest());
-      this.blockhashes.set(this.latest, 0n);
-      this.slotTimes.set(0n, now());
     }
-    this.setClock();
   }
 
   /**
@@ -192,41 +109,23 @@ export class SvmLedger {
 
   /** The chain's state as JSON-friendly values (LiteSVM 1.4 has no snapshot of its own). */
   save(): SvmLedgerState {
-    this.sync();
-    const blockhashes: [string, string, number][] = [...this.blockhashes].map(([h, s]) => [h, s.toString(), this.slotTimes.get(s) ?? this.now()]);
+    const { slot, blockHeight, blockhashes } = this.slots.save();
     const accounts: SvmSavedAccount[] = [];
     for (const address of this.known) {
       const a = this.account(address);
-      if (a && !a.executable)
-        accounts.push({ address, lamports: a.lamports.toString(), owner: a.owner, executable: a.executable, data: Buffer.from(a.data).toString('base64') });
+      if (a && !a.executable) accounts.push(toSavedAccount(address, a));
     }
-    const seen: [string, string][] = [...this.seen].map(([sig, v]) => [sig, v.slot.toString()]);
-    const records = [...this.history.all()].map(recordToJson);
-    const blocks: [string, string, number, string][] = [...this.history.allBlocks()].map((b) => [
-      b.slot.toString(),
-      b.blockhash,
-      b.timeMs,
-      b.blockHeight.toString(),
-    ]);
-    return {
-      genesisHash: this.genesisHash,
-      mint: this.mint,
-      slot: this.slot.toString(),
-      blockHeight: this.blockHeight.toString(),
-      blockhashes,
-      accounts,
-      seen,
-      records,
-      blocks,
-    };
+    const seen: [string, string][] = [...this.seen].map(([sig, s]) => [sig, s.toString()]);
+    const records = [...this.hist.all()].map(recordToJson);
+    const blocks = [...this.hist.allBlocks()].map(blockToSaved);
+    return { genesisHash: this.genesisHash, mint: this.mint, slot, blockHeight, blockhashes, accounts, seen, records, blocks };
   }
 
   /** The saved form of one account (undefined for a program account: those are built in). */
   savedAccount(address: string): SvmSavedAccount | undefined {
     const a = this.account(address);
     if (!a) return { address, lamports: '0', owner: SYSTEM_PROGRAM, executable: false, data: '' };
-    if (a.executable) return undefined;
-    return { address, lamports: a.lamports.toString(), owner: a.owner, executable: a.executable, data: Buffer.from(a.data).toString('base64') };
+    return a.executable ? undefined : toSavedAccount(address, a);
   }
 
   // ── replay of a journal (journal.ts): each call redoes what one entry recorded ──
@@ -237,14 +136,17 @@ export class SvmLedger {
   }
 
   replayRecord(rec: SvmTxRecord): void {
-    if (rec.wire.length > 0) this.seen.set(rec.signature, { slot: rec.slot });
+    if (rec.wire.length > 0) this.seen.set(rec.signature, rec.slot);
     this.hist.add(rec);
   }
 
   replaySlot(slot: bigint, blockhash: string, timeMs: number): void {
-    if (slot !== this.cur + 1n) throw new Error(`svm journal: slot ${slot} does not follow slot ${this.cur}`);
-    this.enterSlot(blockhash, timeMs);
-    this.setClock();
+    this.slots.replaySlot(slot, blockhash, timeMs);
+  }
+
+  /** A run of empty slots closed in one step (`onSkip`). */
+  replaySkip(from: bigint, to: bigint, timeMs: number): void {
+    this.slots.replaySkip(from, to, timeMs);
   }
 
   static async create(o: SvmLedgerOptions): Promise<SvmLedger> {
@@ -259,25 +161,23 @@ export class SvmLedger {
   /** Counts an account written outside a tx (genesis) among the chain's accounts. */
   private adopt(address: string): void {
     this.known.add(address);
-    this.indexTokenAccount(address);
+    this.tokens.index(address);
   }
 
-  // ── slots and blockhashes ──
+  // ── slots and blockhashes (slots.ts) ──
 
   /** The open slot (the clock's due slots closed first). */
   get slot(): bigint {
-    this.sync();
-    return this.cur;
+    return this.slots.slot;
   }
 
   get blockHeight(): bigint {
-    this.sync();
-    return this.height;
+    return this.slots.blockHeight;
   }
 
   /** Blocks and tx records, up to the slots due by now. */
   get history(): SvmHistory {
-    this.sync();
+    this.slots.sync();
     return this.hist;
   }
 
@@ -286,119 +186,49 @@ export class SvmLedger {
    * (or by the clock's one-shot timer while a live slot listener or an open slot's txs wait for it).
    */
   startClock(slotMs: number): void {
-    this.clock?.stop();
-    this.clock = new SlotClock(slotMs, this.now, () => {
-      this.sync();
-      this.armIfWanted();
-    });
-    this.armIfWanted();
+    this.slots.startClock(slotMs);
   }
 
   stopClock(): void {
-    this.sync();
-    this.clock?.stop();
-    this.clock = undefined;
+    this.slots.stopClock();
   }
 
   /** Whether the clock's timer is armed (tests: an idle chain runs none). */
   get clockArmed(): boolean {
-    return this.clock?.armed ?? false;
+    return this.slots.clockArmed;
   }
 
   /** Closes the current slot now (after any the clock has due): a new blockhash, the clock moves on. */
   advanceSlot(): void {
-    this.sync();
-    // As in `sync`: a listener's read must not close the next slot in the middle of this one
-    // (the journal would write the later slot first, and refuse to replay it).
-    this.syncing = true;
-    try {
-      this.closeSlot(this.now(), false);
-    } finally {
-      this.syncing = false;
-    }
-    this.setClock();
-    this.armIfWanted();
-  }
-
-  /** Closes the slots the clock has due; listeners (and a journal's sync) run per slot, in order. */
-  private sync(): void {
-    if (!this.clock || this.syncing) return;
-    this.syncing = true;
-    try {
-      if (this.clock.catchUp((t, more) => this.closeSlot(t, more)) > 0) this.setClock();
-    } finally {
-      this.syncing = false;
-    }
-  }
-
-  private closeSlot(timeMs: number, more: boolean): void {
-    this.svm.expireBlockhash();
-    this.enterSlot(this.svm.latestBlockhash(), timeMs);
-    for (const l of this.slotListeners) l(this.cur, more);
-  }
-
-  /** The timer runs only while someone waits for a slot to close as it happens. */
-  private armIfWanted(): void {
-    if (this.clock && (this.liveListeners > 0 || this.hist.txCount(this.cur) > 0)) this.clock.arm();
-  }
-
-  /** The current slot's block is closed (history); slot `slot + 1` starts with `blockhash`. */
-  private enterSlot(blockhash: string, timeMs: number): void {
-    this.hist.closeBlock({ slot: this.cur, blockhash: this.latest, timeMs: this.slotTimes.get(this.cur) ?? timeMs, blockHeight: this.height });
-    this.cur += 1n;
-    this.height += 1n;
-    this.latest = blockhash;
-    this.blockhashes.set(this.latest, this.cur);
-    this.slotTimes.set(this.cur, timeMs);
-    while (this.blockhashes.size > BLOCKHASH_WINDOW + 1) this.blockhashes.delete(this.blockhashes.keys().next().value!);
-    while (this.slotTimes.size > BLOCKHASH_WINDOW + 1) this.slotTimes.delete(this.slotTimes.keys().next().value!);
-    const oldest = this.cur - BigInt(BLOCKHASH_WINDOW) - 1n;
-    for (const [sig, s] of this.seen) {
-      if (s.slot >= oldest) break;
-      this.seen.delete(sig);
-    }
+    this.slots.advanceSlot();
   }
 
   /** The blockhash and start time (ms) of slot `slot`, while it is in the window. */
   slotInfo(slot: bigint): { blockhash: string; timeMs: number; txs: number } | undefined {
-    this.sync();
-    for (const [h, s] of this.blockhashes)
-      if (s === slot) return { blockhash: h, timeMs: this.slotTimes.get(slot) ?? this.now(), txs: this.hist.txCount(slot) };
-    return undefined;
+    return this.slots.slotInfo(slot);
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
-    this.sync();
-    return { blockhash: this.latest, lastValidBlockHeight: this.blockHeight + BigInt(BLOCKHASH_WINDOW) };
+    return this.slots.latestBlockhash();
   }
 
   /** Valid while fewer than 150 newer blockhashes exist (as on Solana). */
   isBlockhashValid(blockhash: string): boolean {
-    this.sync();
-    const s = this.blockhashes.get(blockhash);
-    return s !== undefined && this.slot - s <= BigInt(BLOCKHASH_WINDOW);
+    return this.slots.isBlockhashValid(blockhash);
   }
 
   /**
    * `l` hears of each slot closed, in order (`more`: further slots close in the same catch-up). A
    * `live` listener hears of it as it closes (a timer runs while one exists); others may hear of a
-   * run of slots at the next read.
+   * run of slots at the next read, and of the empty slots of a long run only through `onSkip`.
    */
-  onSlot(l: (slot: bigint, more: boolean) => void, opts: { live?: boolean } = {}): () => void {
-    // Each registration is its own entry (one function may be added twice, live or not).
-    const entry = (slot: bigint, more: boolean) => l(slot, more);
-    this.slotListeners.add(entry);
-    if (opts.live) {
-      this.liveListeners++;
-      this.armIfWanted();
-    }
-    let on = true;
-    return () => {
-      if (!on) return;
-      on = false;
-      this.slotListeners.delete(entry);
-      if (opts.live) this.liveListeners--;
-    };
+  onSlot(l: SlotListener, opts: { live?: boolean } = {}): () => void {
+    return this.slots.onSlot(l, opts);
+  }
+
+  /** `l` hears of a run of empty slots closed in one step (a long idle stretch; slots.ts). */
+  onSkip(l: SkipListener): () => void {
+    return this.slots.onSkip(l);
   }
 
   onTransaction(l: (r: SvmTxRecord) => void): () => void {
@@ -408,10 +238,16 @@ export class SvmLedger {
 
   // ── transactions ──
 
-  /** Checks and executes signed wire bytes; a tx that fails on chain is recorded (it paid its fee). */
+  /**
+   * Checks and executes signed wire bytes; a tx that fails on chain is recorded (it paid its fee).
+   * No slot closes meanwhile: the tx is recorded in the slot whose blockhash and Clock it ran with.
+   */
   send(wire: Uint8Array): SvmTxRecord {
-    this.sync();
-    const { tx, signature, blockhash, accountKeys, writable } = this.decode(wire);
+    return this.slots.hold((slot) => this.sendIn(wire, slot));
+  }
+
+  private sendIn(wire: Uint8Array, slot: bigint): SvmTxRecord {
+    const { tx, signature, blockhash, accountKeys, writable } = decodeTx(wire);
     if (this.seen.has(signature) || this.hist.get(signature))
       throw new SvmTxError('AlreadyProcessed', 'Transaction simulation failed: This transaction has already been processed');
     if (!this.isBlockhashValid(blockhash)) throw new SvmTxError('BlockhashNotFound', 'Transaction simulation failed: Blockhash not found');
@@ -432,7 +268,7 @@ export class SvmLedger {
     const signatures = Object.keys(tx.signatures).length;
     const rec: SvmTxRecord = {
       signature,
-      slot: this.slot,
+      slot,
       blockTime: BigInt(Math.floor(this.now() / 1000)),
       wire,
       fee: LAMPORTS_PER_SIGNATURE * BigInt(signatures),
@@ -448,10 +284,10 @@ export class SvmLedger {
     // The fee is what the fee payer paid beyond what the tx moved (priority fees included).
     const payerDelta = pre[0]! - post[0]!;
     if (payerDelta >= rec.fee && failed) rec.fee = payerDelta;
-    this.seen.set(signature, { slot: this.slot });
+    this.seen.set(signature, slot);
     this.remember(rec);
     for (const k of accountKeys) {
-      this.indexTokenAccount(k);
+      this.tokens.index(k);
       this.known.add(k);
     }
     for (const l of this.txListeners) l(rec);
@@ -460,8 +296,7 @@ export class SvmLedger {
 
   /** Runs without committing (simulateTransaction); `sigVerify` false skips signature checks. */
   simulate(wire: Uint8Array): { err: TxErrorJson | null; logs: string[]; unitsConsumed: bigint } {
-    this.sync();
-    const { tx, blockhash } = this.decode(wire);
+    const { tx, blockhash } = decodeTx(wire);
     if (!this.isBlockhashValid(blockhash)) return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0n };
     const r = this.svm.simulateTransaction(tx);
     if ('err' in r) return { err: txErrorJson(r.err()), logs: r.meta().logs(), unitsConsumed: r.meta().computeUnitsConsumed() };
@@ -469,8 +304,12 @@ export class SvmLedger {
     return { err: null, logs: m.logs(), unitsConsumed: m.computeUnitsConsumed() };
   }
 
+  /** Credits `to` (requestAirdrop), recorded in the open slot as `send` records a tx. */
   airdrop(to: string, amount: bigint): string {
-    this.sync();
+    return this.slots.hold((slot) => this.airdropIn(to, amount, slot));
+  }
+
+  private airdropIn(to: string, amount: bigint, slot: bigint): string {
     const before = this.balance(to);
     const acct = this.svm.getAccount(toAddress(to));
     this.svm.setAccount({
@@ -483,10 +322,10 @@ export class SvmLedger {
     });
     this.known.add(to);
     // A faucet credit has no transaction of its own here: its "signature" names the credit.
-    const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${this.slot} ${this.hist.size} ${this.now()}`).digest());
+    const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${slot} ${this.hist.size} ${this.now()}`).digest());
     const rec: SvmTxRecord = {
       signature,
-      slot: this.slot,
+      slot,
       blockTime: BigInt(Math.floor(this.now() / 1000)),
       wire: new Uint8Array(0),
       fee: 0n,
@@ -534,7 +373,7 @@ export class SvmLedger {
   }
 
   tokenAccountsOf(owner: string): string[] {
-    return [...(this.tokenOwners.get(owner) ?? [])].filter((k) => this.account(k)?.owner === TOKEN_PROGRAM_ADDRESS);
+    return this.tokens.accountsOf(owner);
   }
 
   rentExempt(dataLen: bigint): bigint {
@@ -551,47 +390,17 @@ export class SvmLedger {
 
   // ── internals ──
 
-  private decode(wire: Uint8Array): { tx: Transaction; signature: string; blockhash: string; accountKeys: string[]; writable: boolean[] } {
-    let tx: Transaction;
-    let msg: CompiledMessage;
-    try {
-      tx = getTransactionDecoder().decode(wire);
-      msg = getCompiledTransactionMessageDecoder().decode(tx.messageBytes) as unknown as CompiledMessage;
-    } catch (e) {
-      throw new SvmTxError('SanitizeFailure', `failed to deserialize the transaction: ${(e as Error).message}`);
-    }
-    const first = Object.values(tx.signatures)[0];
-    if (!first) throw new SvmTxError('MissingSignatureForFee', 'Transaction simulation failed: Transaction did not pass signature verification');
-    const h = msg.header;
-    const n = msg.staticAccounts.length;
-    // The header's ranges: writable signers, read-only signers, writable non-signers, read-only non-signers.
-    const writable = msg.staticAccounts.map((_, i) =>
-      i < h.numSignerAccounts ? i < h.numSignerAccounts - h.numReadonlySignerAccounts : i < n - h.numReadonlyNonSignerAccounts,
-    );
-    return { tx, signature: b58.decode(first), blockhash: msg.lifetimeToken, accountKeys: [...msg.staticAccounts], writable };
-  }
-
   private remember(rec: SvmTxRecord): void {
     this.hist.add(rec);
     // The open slot now holds a tx: its block closes on time.
-    this.armIfWanted();
+    this.slots.armIfWanted();
   }
 
-  private indexTokenAccount(addr: string): void {
-    const a = this.svm.getAccount(addr as Address);
-    if (!a.exists || a.programAddress !== TOKEN_PROGRAM_ADDRESS || a.data.length !== TOKEN_ACCOUNT_SIZE) return;
-    const owner = b58.decode(a.data.subarray(32, 64));
-    let set = this.tokenOwners.get(owner);
-    if (!set) this.tokenOwners.set(owner, (set = new Set()));
-    set.add(addr);
-  }
-
-  private setClock(): void {
-    const c = this.svm.getClock();
-    const unix = BigInt(Math.floor(this.now() / 1000));
-    c.slot = this.cur;
-    c.epoch = this.cur / SLOTS_PER_EPOCH;
-    c.unixTimestamp = unix;
-    this.svm.setClock(c);
+  /** Forgets the signatures older than the replay window (they are checked by blockhash from then on). */
+  private pruneSeen(oldest: bigint): void {
+    for (const [sig, s] of this.seen) {
+      if (s >= oldest) break;
+      this.seen.delete(sig);
+    }
   }
 }

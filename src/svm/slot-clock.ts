@@ -21,17 +21,17 @@ export class SlotClock {
     this.next = now() + slotMs;
   }
 
-  /** Calls `close(timeMs, more)` for each slot due by now, oldest first (`more`: others follow in this call). */
-  catchUp(close: (timeMs: number, more: boolean) => void): number {
+  /**
+   * Takes the slots due by now off the clock: `count` of them, the i-th (from 0) due at
+   * `firstMs + i·slotMs`. The caller closes them (compactly for a long run: slots.ts).
+   */
+  catchUp(): { firstMs: number; count: number } {
     const now = this.now();
-    if (now < this.next) return 0;
-    const due = Math.floor((now - this.next) / this.slotMs) + 1;
-    for (let i = 0; i < due; i++) {
-      const t = this.next;
-      this.next += this.slotMs;
-      close(t, i < due - 1);
-    }
-    return due;
+    if (now < this.next) return { firstMs: this.next, count: 0 };
+    const count = Math.floor((now - this.next) / this.slotMs) + 1;
+    const firstMs = this.next;
+    this.next += count * this.slotMs;
+    return { firstMs, count };
   }
 
   /** Wakes `onTimer` once when the open slot is due (no-op while armed or stopped). */

@@ -120,3 +120,14 @@ function instructionErrorJson(e: unknown): TxErrorJson {
   if (typeof o.code === 'number') return { Custom: o.code };
   return { BorshIoError: o.msg ?? '' };
 }
+
+/** A tx refused before it is recorded, with its error as the JSON-RPC writes it. */
+export class SvmTxError extends Error {
+  override name = 'SvmTxError';
+  constructor(
+    readonly err: TxErrorJson,
+    message: string,
+  ) {
+    super(message);
+  }
+}
