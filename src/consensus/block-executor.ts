@@ -28,7 +28,7 @@ import type { EmptySegment } from '../store/segments/empty-segment.js';
 import { segmentBlockId, segmentResult } from '../store/segments/empty-segment.js';
 import { segmentBlock } from '../store/segments/segment-synthesis.js';
 import { SEGMENT_CHUNK_BLOCKS, type EmptySegmentApp } from './empty-segment.js';
-import { InvalidBlockError, SegmentNotApplicableError } from './errors.js';
+import { InvalidBlockError, SegmentCommitError, SegmentNotApplicableError } from './errors.js';
 
 /** CometBFT's block version for v0.38. */
 export const BLOCK_PROTOCOL = 11;
@@ -230,7 +230,8 @@ export class BlockExecutor {
   /**
    * Commits an empty segment the engine computed, in applyBlock's order: the block store takes the
    * segment and its new height (one batch) → the app commits it → the state after it is saved, with
-   * the indexed height (the stores answer block_search for segment heights from the record).
+   * the indexed height (the stores answer block_search for segment heights from the record). A
+   * failure after the block store's write is a SegmentCommitError (the engine halts on it).
    */
   async commitEmptySegment(segment: EmptySegment, after: ChainState): Promise<void> {
     this.d.indexer.throwIfFailed();
@@ -238,7 +239,12 @@ export class BlockExecutor {
     if (this.d.segmentApp === undefined || store.saveEmptySegment === undefined) throw new SegmentNotApplicableError('this chain keeps no empty segments');
     await this.d.indexer.flush();
     await store.saveEmptySegment(segment);
-    await this.finishEmptySegment(segment, after, false);
+    try {
+      await this.finishEmptySegment(segment, after, false);
+    } catch (err) {
+      // The block store is ahead of the app or the state now: only the handshake can finish it.
+      throw new SegmentCommitError(segment.from, segment.to, err);
+    }
   }
 
   /** The handshake's end of a segment commit a crash cut short (the block store holds it): the app's part if missing, then the state. */

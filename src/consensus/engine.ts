@@ -8,7 +8,13 @@
  *     commit ─> save block + seen commit ─> BlockExecutor.applyBlock ─> next height
  *
  * While the online validators hold no more than 2/3 of the power, a round cannot reach a quorum:
- * the engine publishes `ChainHalted` and waits until enough validators are back.
+ * the engine publishes `ChainHalted` and waits until enough validators are back (vote-collector.ts).
+ * A failed commit (a block's, or an empty segment's after the block store took it) stops block
+ * production for good, as CometBFT stops on a failed store: `mine` and height waits then fail with
+ * that error, and the handshake at the next start finishes what was stored.
+ *
+ * Parts: engine-clock.ts (block times), gate.ts (production vs devnet control), engine-admin.ts
+ * (`admin`, the commit of empty segments).
  */
 import type { Logger } from 'pino';
 import type { ConsensusConfig, ProductionMode } from '../config/types.js';
@@ -17,17 +23,17 @@ import type { EventPayloads, EventTypeName } from '../events/types.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { BlockStore } from '../store/block-store.js';
 import { EMPTY_BLOCK_ID, SignedMsgType, type Block, type BlockID, type Commit } from '../types/block.js';
-import { compareTime, timestampFromMs, timestampToMs, type Timestamp } from '../types/time.js';
-import type { ValidatorSet } from '../types/validator-set.js';
+import type { Timestamp } from '../types/time.js';
 import { nextHeight, type ChainState } from '../store/chain-state.js';
-import type { ConsensusAdmin, EmptySegmentOptions } from './admin.js';
+import type { ConsensusAdmin } from './admin.js';
 import type { BlockExecutor } from './block-executor.js';
-import { buildEmptySegment } from './empty-segment.js';
-import { ConsensusError, NodeStoppedError, SegmentNotApplicableError, ValidatorIndexError } from './errors.js';
-import type { EmptySegment } from '../store/segments/empty-segment.js';
-import { segmentCommit } from '../store/segments/segment-synthesis.js';
+import { makeAdmin, type EngineCore } from './engine-admin.js';
+import { EngineClock } from './engine-clock.js';
+import { Gate } from './gate.js';
+import { NodeStoppedError, ValidatorIndexError } from './errors.js';
 import type { StateStore } from '../store/state-store.js';
 import type { LocalValidator } from './validator.js';
+import { VoteCollector } from './vote-collector.js';
 import { blockIdKey, VoteSet } from './vote-set.js';
 import { Waker } from './waker.js';
 
@@ -62,17 +68,13 @@ export class ConsensusEngine {
   private mode: ProductionMode;
   private intervalMs: number;
   private lastCommitAt = 0;
-  private halted = false;
   private fatal: Error | undefined;
-  private clockOffsetMs = 0;
-  private nextTime: Timestamp | undefined;
-  /** anvil_setBlockTimestampInterval: each block this much after the previous one (instead of the clock). */
-  private timestampIntervalMs: number | undefined;
+  private readonly clock = new EngineClock();
   private readonly heightWaiters: { height: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private lastCommit: Commit;
   /** Held while a height is produced and by `exclusive` (devnet control), so the two never interleave. */
-  private gate: Promise<void> = Promise.resolve();
-  private gateHolders = 0;
+  private readonly gate = new Gate();
+  private readonly votes: VoteCollector;
 
   constructor(
     private readonly d: ConsensusEngineDeps,
@@ -82,6 +84,13 @@ export class ConsensusEngine {
     this.mode = d.config.mode;
     this.intervalMs = d.config.timeoutCommitMs;
     this.lastCommit = lastCommit ?? EMPTY_COMMIT;
+    this.admin = makeAdmin(this, this.core());
+    this.votes = new VoteCollector({
+      ...d,
+      waker: this.waker,
+      isStopped: () => this.stopped,
+      voteTime: (t) => this.clock.voteTime(t),
+    });
     d.mempool.onTxsAvailable(() => this.waker.wake());
   }
 
@@ -112,7 +121,7 @@ export class ConsensusEngine {
     if (this.fatal) throw this.fatal;
     if (this.stopped) throw new NodeStoppedError();
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`block count must be a non-negative integer, got ${n}`);
-    if (opts.timestamp) this.nextTime = opts.timestamp;
+    if (opts.timestamp) this.clock.nextTime = opts.timestamp;
     const from = this.state.lastBlockHeight + this.forced + 1;
     this.forced += n;
     const target = from + n - 1;
@@ -156,74 +165,49 @@ export class ConsensusEngine {
 
   /** The timestamp of the next block (evm_setNextBlockTimestamp). */
   setNextBlockTime(t: Timestamp): void {
-    this.nextTime = t;
+    this.clock.nextTime = t;
   }
 
   /** Blocks `ms` apart whatever the clock says (anvil_setBlockTimestampInterval); undefined: back to the clock. */
   setBlockTimestampInterval(ms: number | undefined): void {
-    this.timestampIntervalMs = ms;
+    this.clock.stepMs = ms;
   }
 
   /** Moves the block clock forward (evm_increaseTime); returns the total offset in ms. */
   increaseTime(ms: number): number {
-    this.clockOffsetMs += ms;
-    return this.clockOffsetMs;
+    this.clock.offsetMs += ms;
+    return this.clock.offsetMs;
   }
 
   // ───────────────────────────── devnet control (src/devnet), through `admin` ─────────────────────────────
 
-  /** The engine as devnet control sees it (admin.ts): the exclusive section, the clock, the head. */
-  readonly admin: ConsensusAdmin = this.makeAdmin();
+  /** The engine as devnet control sees it (admin.ts, engine-admin.ts): the exclusive section, the clock, the head. */
+  readonly admin: ConsensusAdmin;
 
-  private makeAdmin(): ConsensusAdmin {
-    const engine = this; // the getters below read the engine
+  private core(): EngineCore {
+    const d = this.d;
     return {
-      get height() {
-        return engine.height;
-      },
-      get productionMode() {
-        return engine.mode;
-      },
-      exclusive: (fn) => this.exclusive(fn),
+      executor: d.executor,
+      blockStore: d.blockStore,
+      stateStore: d.stateStore,
+      validators: d.validators,
+      logger: d.logger,
       head: () => ({ state: this.state, lastCommit: this.lastCommit }),
-      clock: () => ({ offsetMs: this.clockOffsetMs, nextTime: this.nextTime }),
+      moveHead: (state, lastCommit) => this.moveHead(state, lastCommit),
+      clock: () => ({ offsetMs: this.clock.offsetMs, nextTime: this.clock.nextTime }),
       setClock: (c) => {
-        this.clockOffsetMs = c.offsetMs;
-        this.nextTime = c.nextTime;
+        this.clock.offsetMs = c.offsetMs;
+        this.clock.nextTime = c.nextTime;
       },
-      increaseTime: (ms) => this.increaseTime(ms),
-      setNextBlockTime: (t) => this.setNextBlockTime(t),
-      setBlockTimestampInterval: (ms) => this.setBlockTimestampInterval(ms),
-      setMode: (mode, intervalMs) => this.setMode(mode, intervalMs),
-      setValidatorOnline: (index, online) => this.setValidatorOnline(index, online),
-      mine: (n, opts) => this.mine(n, opts),
-      mineEmptySegment: (count, opts) => this.mineEmptySegment(count, opts),
-      announceEmptySegment: (segment) =>
-        this.d.executor.announceEmptySegment(segment, (err) => this.d.logger.error({ err }, 'a block listener failed on an empty segment')),
-      amendHead: async (fn) => {
-        const next = fn(this.state);
-        await this.d.executor.saveState(next);
-        this.moveHead(next, this.lastCommit);
+      now: () => this.clock.now(),
+      assertProducing: () => {
+        if (this.fatal) throw this.fatal;
+        if (this.stopped) throw new NodeStoppedError();
       },
-      reloadHead: async () => {
-        await this.d.executor.reloadStores();
-        const state = await this.d.stateStore.loadState();
-        if (state === undefined) throw new ConsensusError('the reloaded db holds no chain state');
-        const lastCommit = state.lastBlockHeight > 0 ? await this.d.blockStore.loadSeenCommit(state.lastBlockHeight) : undefined;
-        this.moveHead(state, lastCommit);
-      },
-      flushIndex: () => this.d.executor.flushIndex(),
+      isStopped: () => this.stopped,
+      halt: (err, message, context) => this.halt(err, message, context),
+      exclusive: (fn) => this.gate.run(fn),
     };
-  }
-
-  /** Runs `fn` between heights: no block is produced while it runs (so `fn` must not wait for one). */
-  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.enterGate();
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
   }
 
   /** Replaces the head (after a segment, an edit, a revert or a state load; inside `exclusive`). */
@@ -235,76 +219,37 @@ export class ConsensusEngine {
     this.waker.wake();
   }
 
-  /** `count` empty blocks as one segment, through the block executor (inside `exclusive`). */
-  private async mineEmptySegment(count: number, opts: EmptySegmentOptions = {}): Promise<EmptySegment> {
-    if (this.fatal) throw this.fatal;
-    if (this.stopped) throw new NodeStoppedError();
-    const state = this.state;
-    if (state.lastBlockHeight === 0) throw new SegmentNotApplicableError('the chain has no block yet');
-    const intervalMs = opts.intervalMs ?? 1000;
-    // The first block's time, as produceHeight would pick it.
-    const wanted = opts.timestamp ?? this.nextTime ?? this.now();
-    const firstTime = compareTime(wanted, state.lastBlockTime) > 0 ? wanted : timestampFromMs(timestampToMs(state.lastBlockTime) + 1);
-    const { results, app } = this.d.executor.prepareEmptyBlocks(count);
-    const { segment, after } = await buildEmptySegment({
-      state,
-      lastCommit: this.lastCommit,
-      signers: this.d.validators,
-      count,
-      firstTime,
-      intervalMs,
-      results,
-      app,
-      cancelled: () => this.stopped || opts.cancelled?.() === true,
-    });
-    await this.d.executor.commitEmptySegment(segment, after);
-    // The clock continues after the segment, as Hardhat moves its time offset past reserved blocks.
-    const lastMs = timestampToMs(after.lastBlockTime);
-    const ahead = lastMs + intervalMs - (Date.now() + this.clockOffsetMs);
-    this.clockOffsetMs += ahead > 0 && count > 1 ? ahead : 0;
-    this.nextTime = undefined;
-    this.moveHead(after, segmentCommit(segment, segment.to));
-    return segment;
-  }
-
-  private async enterGate(): Promise<() => void> {
-    const prev = this.gate;
-    let release!: () => void;
-    const mine = new Promise<void>((r) => (release = r));
-    this.gate = mine;
-    this.gateHolders++;
-    await prev;
-    return () => {
-      this.gateHolders--;
-      release();
-    };
-  }
-
-  private get gateBusy(): boolean {
-    return this.gateHolders > 0;
+  /**
+   * Stops block production for good (a commit failed and the stores may disagree, as CometBFT
+   * stops on a failed store): every later `mine` and height wait gets `err`; a restart recovers.
+   */
+  private halt(err: Error, message: string, context: Record<string, unknown> = {}): void {
+    if (this.fatal) return;
+    this.fatal = err;
+    this.d.logger.error({ err, ...context }, message);
+    for (const w of this.heightWaiters.splice(0)) w.reject(err);
+    this.waker.wake();
   }
 
   // ───────────────────────────── production loop ─────────────────────────────
 
   private async run(): Promise<void> {
     try {
-      while (!this.stopped) {
+      while (!this.stopped && !this.fatal) {
         await this.waitUntilProducing();
-        if (this.stopped) break;
-        const contended = this.gateBusy;
-        const release = await this.enterGate();
+        if (this.stopped || this.fatal) break;
+        const contended = this.gate.busy;
+        const release = await this.gate.enter();
         try {
           // Devnet control ran meanwhile (and may have changed the head or the mempool): decide again.
-          if (!contended && !this.stopped) await this.produceHeight();
+          if (!contended && !this.stopped && !this.fatal) await this.produceHeight();
         } finally {
           release();
         }
       }
     } catch (err) {
       if (err instanceof NodeStoppedError) return;
-      this.fatal = err as Error;
-      this.d.logger.error({ err }, 'consensus failed: block production stopped');
-      for (const w of this.heightWaiters.splice(0)) w.reject(this.fatal);
+      this.halt(err as Error, 'consensus failed: block production stopped');
     }
   }
 
@@ -312,7 +257,7 @@ export class ConsensusEngine {
   private async waitUntilProducing(): Promise<void> {
     const c = this.d.config;
     for (;;) {
-      if (this.stopped) return;
+      if (this.stopped || this.fatal) return;
       if (this.forced > 0) return;
       // CometBFT commits the block at initial_height at once in every mode: it is the proof block
       // of the genesis app hash, made even with create_empty_blocks = false.
@@ -343,41 +288,19 @@ export class ConsensusEngine {
     return Math.max(0, this.lastCommitAt + ms - Date.now());
   }
 
-  private now(): Timestamp {
-    return timestampFromMs(Date.now() + this.clockOffsetMs);
-  }
-
-  /** Proposer-based block time: the requested one, else the clock, strictly after the last block. */
-  private blockTime(): Timestamp {
-    const t = this.pendingBlockTime();
-    this.nextTime = undefined;
-    return t;
-  }
-
   /**
    * The time the next block gets if it is proposed now (the `pending` block of eth_call and
-   * eth_estimateGas): the one asked for by evm_setNextBlockTimestamp, else the clock with its
-   * evm_increaseTime offset, strictly after the last block.
+   * eth_estimateGas), strictly after the last block.
    */
   pendingBlockTime(): Timestamp {
-    const interval = this.timestampIntervalMs;
-    const fixedStep =
-      interval !== undefined && this.state.lastBlockHeight > 0 ? timestampFromMs(timestampToMs(this.state.lastBlockTime) + interval) : undefined;
-    const wanted = this.nextTime ?? fixedStep ?? this.now();
-    const min = timestampToMs(this.state.lastBlockTime) + 1;
-    return this.state.lastBlockHeight === 0 || compareTime(wanted, this.state.lastBlockTime) > 0 ? wanted : timestampFromMs(min);
-  }
-
-  private voteTime(blockTime: Timestamp): Timestamp {
-    const now = this.now();
-    return compareTime(now, blockTime) > 0 ? now : timestampFromMs(timestampToMs(blockTime) + 1);
+    return this.clock.pendingBlockTime(this.state);
   }
 
   /** Runs rounds for the next height until a block commits. */
   private async produceHeight(): Promise<void> {
     const state = this.state;
     const height = nextHeight(state);
-    const time = this.blockTime();
+    const time = this.clock.takeBlockTime(state);
     let proposal: Proposal | undefined;
     for (let round = 0; ; round++) {
       if (this.stopped) throw new NodeStoppedError();
@@ -391,7 +314,7 @@ export class ConsensusEngine {
       });
 
       // ── PROPOSE ──
-      const proposer = this.local(proposerVal.address);
+      const proposer = this.votes.local(proposerVal.address);
       if (proposer?.online) {
         // A block that already got a polka in an earlier round is proposed again (the valid block).
         if (!proposal) {
@@ -410,7 +333,7 @@ export class ConsensusEngine {
       // ── PREVOTE ──
       const prevotes = new VoteSet(state.chainId, height, round, SignedMsgType.Prevote, state.validators);
       const prevoteFor = proposedThisRound?.accepted ? proposedThisRound.blockId : EMPTY_BLOCK_ID;
-      await this.collectVotes(prevotes, prevoteFor, state.validators, time);
+      await this.votes.collect(prevotes, prevoteFor, state.validators, time);
       let polka = prevotes.twoThirdsMajority();
       if (polka && polka.hash.length > 0) {
         this.publish('Polka', { height, round, step: 'RoundStepPrevote' });
@@ -423,7 +346,7 @@ export class ConsensusEngine {
 
       // ── PRECOMMIT ──
       const precommits = new VoteSet(state.chainId, height, round, SignedMsgType.Precommit, state.validators);
-      await this.collectVotes(precommits, polka ?? EMPTY_BLOCK_ID, state.validators, time);
+      await this.votes.collect(precommits, polka ?? EMPTY_BLOCK_ID, state.validators, time);
       const decided = precommits.twoThirdsMajority();
       if (decided && decided.hash.length > 0 && proposal && blockIdKey(decided) === blockIdKey(proposal.blockId)) {
         await this.commit(proposal, precommits.makeCommit(decided));
@@ -432,42 +355,6 @@ export class ConsensusEngine {
       await this.sleep(this.d.config.timeoutPrecommitMs + round * this.d.config.timeoutPrecommitDeltaMs);
       this.publish('TimeoutWait', { height, round, step: 'RoundStepPrecommitWait' });
       if (!polka) proposal = undefined;
-    }
-  }
-
-  /**
-   * Every online validator signs `blockId` (or nil) and its vote is verified into the set; while
-   * the online power cannot reach +2/3 the chain halts here until validators come back.
-   */
-  private async collectVotes(set: VoteSet, blockId: BlockID, vals: ValidatorSet, blockTime: Timestamp): Promise<void> {
-    for (;;) {
-      vals.validators.forEach((v, index) => {
-        const local = this.local(v.address);
-        if (!local?.online) return;
-        const vote = local.signVote(set.type, set.height, set.round, blockId, index, this.voteTime(blockTime));
-        if (set.addVote(vote)) this.publish('Vote', { vote });
-      });
-      if (set.hasTwoThirdsAny()) {
-        if (this.halted) {
-          this.halted = false;
-          this.d.logger.info({ height: set.height }, 'quorum restored: block production resumes');
-        }
-        return;
-      }
-      if (!this.halted) {
-        this.halted = true;
-        const online = set.power();
-        this.d.logger.warn(
-          { height: set.height, round: set.round, online, total: vals.totalVotingPower() },
-          'chain halted: online voting power is not more than 2/3',
-        );
-        this.publish('ChainHalted', {
-          height: set.height,
-          reason: `online voting power ${online} of ${vals.totalVotingPower()} is not more than 2/3 (round ${set.round})`,
-        });
-      }
-      await this.waker.wait();
-      if (this.stopped) throw new NodeStoppedError();
     }
   }
 
@@ -492,10 +379,6 @@ export class ConsensusEngine {
         w.resolve();
       }
     }
-  }
-
-  private local(address: Uint8Array): LocalValidator | undefined {
-    return this.d.validators.find((v) => Buffer.compare(v.address, address) === 0);
   }
 
   private publish<T extends EventTypeName>(type: T, data: EventPayloads[T]): void {

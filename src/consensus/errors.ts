@@ -48,3 +48,22 @@ export class SegmentNotApplicableError extends ConsensusError {
     super(`empty blocks cannot be mined as a range: ${reason}`);
   }
 }
+
+/**
+ * The block store took an empty segment but its commit (the app's, or the state's save) failed:
+ * the stores disagree until the handshake finishes the segment, so the node halts, as CometBFT
+ * does on a failed store.
+ */
+export class SegmentCommitError extends ConsensusError {
+  override name = 'SegmentCommitError';
+  constructor(
+    readonly from: number,
+    readonly to: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `the commit of empty blocks ${from}..${to} failed after the block store took them (${cause instanceof Error ? cause.message : String(cause)}): ` +
+        'block production stopped; restart the node to finish the commit',
+    );
+  }
+}

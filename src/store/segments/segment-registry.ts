@@ -30,7 +30,6 @@ export async function refuseLegacyRanges<V>(legacy: LevelDb<V>): Promise<void> {
 
 export class SegmentRegistry implements SegmentReader {
   private segments: EmptySegment[] = [];
-  private readonly byHash = new Map<EmptySegment, Map<string, number>>();
 
   private constructor(private readonly db: LevelDb) {}
 
@@ -60,7 +59,6 @@ export class SegmentRegistry implements SegmentReader {
       segments.push(decodeValue<EmptySegment>(v));
     });
     this.segments = segments.sort((a, b) => a.from - b.from);
-    this.byHash.clear();
   }
 
   /** The db write that records `segment` (the block store writes it with its new height). */
@@ -99,19 +97,21 @@ export class SegmentRegistry implements SegmentReader {
     return r?.to === height ? r : undefined;
   }
 
+  /**
+   * The segment height whose block has `hash`. The segments' hash columns are searched in place
+   * (a native byte search, newest segment first), so no per-block index is kept in memory.
+   */
   heightOfHash(hash: Uint8Array): number | undefined {
-    if (hash.length !== 32 || this.segments.length === 0) return undefined;
-    const key = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
-    for (const r of this.segments) {
-      let index = this.byHash.get(r);
-      if (index === undefined) {
-        index = new Map();
-        const hex = Buffer.from(r.hashes.buffer, r.hashes.byteOffset, r.hashes.byteLength).toString('hex');
-        for (let i = 0; i <= r.to - r.from; i++) index.set(hex.slice(i * 64, i * 64 + 64), r.from + i);
-        this.byHash.set(r, index);
+    if (hash.length !== 32) return undefined;
+    const needle = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength);
+    for (let k = this.segments.length - 1; k >= 0; k--) {
+      const r = this.segments[k]!;
+      const column = Buffer.from(r.hashes.buffer, r.hashes.byteOffset, Math.min(r.hashes.byteLength, (r.to - r.from + 1) * 32));
+      // A match must start on a 32-byte boundary (one block's hash, not the end of one and the
+      // start of the next): after one that does not, the search goes on at the next boundary.
+      for (let at = column.indexOf(needle); at >= 0; at = column.indexOf(needle, at - (at % 32) + 32)) {
+        if (at % 32 === 0) return r.from + at / 32;
       }
-      const h = index.get(key);
-      if (h !== undefined) return h;
     }
     return undefined;
   }

@@ -5,14 +5,14 @@
  *   BlockStore     blocks, metas, commits, seen commit, hash → height; `saveEmptySegment` writes a
  *                  segment and the new height in one batch; `reload()` after a revert
  *   StateStore     validators, consensus params and FinalizeBlock responses of a height
- *   BlockIndexer   block_search also matches segment heights (their FinalizeBlock events)
+ *   BlockIndexer   block_search also matches segment heights (segment-search.ts)
  */
 import type { ResponseFinalizeBlock } from '../../abci/types.js';
 import type { Query } from '../../events/query/query.js';
 import { BLOCK_HEIGHT_KEY } from '../../events/types.js';
 import { createBlockStore, STATE_KEY, type BlockStore } from '../block-store.js';
 import type { BlockIndexer } from '../block-indexer.js';
-import { indexedOnly, isEmptyRange, planSearch, reservedMatch, someEventMatches } from '../event-search.js';
+import { isEmptyRange, planSearch } from '../event-search.js';
 import { asLevelDb, encodeValue, writeBatch, type LevelDb } from '../level.js';
 import type { StateStore } from '../state-store.js';
 import type { Block, BlockID, BlockMeta, Commit } from '../../types/block.js';
@@ -20,6 +20,7 @@ import type { ConsensusParams } from '../../types/params.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import { segmentResult, validatorSetAt, type EmptySegment } from './empty-segment.js';
 import { SegmentRegistry } from './segment-registry.js';
+import { mergeAscending, searchSegments } from './segment-search.js';
 import { segmentBlock, segmentCommit, segmentMeta } from './segment-synthesis.js';
 
 /** A BlockStore that also holds empty segments (in its own sublevel, beside its blocks). */
@@ -135,15 +136,7 @@ export function segmentBlockIndexer(inner: BlockIndexer, segments: SegmentRegist
       if (segments.isEmpty) return stored;
       const plan = planSearch(query.ast, [BLOCK_HEIGHT_KEY], BLOCK_HEIGHT_KEY);
       if (isEmptyRange(plan.heights)) return stored;
-      const extra: number[] = [];
-      for (const s of segments.all()) {
-        for (let h = Math.max(s.from, plan.heights.min); h <= Math.min(s.to, plan.heights.max); h++) {
-          if (!reservedMatch(plan.reserved, { [BLOCK_HEIGHT_KEY]: String(h) })) continue;
-          if (plan.events.length === 0 || someEventMatches(indexedOnly(segmentResult(s, h).events), plan.events)) extra.push(h);
-        }
-      }
-      if (extra.length === 0) return stored;
-      return [...new Set([...stored, ...extra])].sort((a, b) => a - b);
+      return mergeAscending(stored, searchSegments(segments.all(), plan));
     },
   };
 }
