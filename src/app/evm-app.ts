@@ -81,6 +81,8 @@ export interface EvmAppOptions {
   txCacheSize?: number;
   /** Trie-node read cache entries per generation (default 100 000). */
   trieCacheSize?: number;
+  /** IBC tree versions kept for proofs and past-height queries (0 or unset = all; app.toml `pruning-keep-recent`). */
+  pruningKeepRecent?: number;
   /** Committed-state accounts kept in memory for CheckTx (default 100 000). */
   committedAccountsCacheSize?: number;
   /** Extra query routes (e.g. Cosmos SDK gRPC paths), checked with the built-in ones. */
@@ -132,7 +134,7 @@ export async function createEvmApp(opts: EvmAppOptions): Promise<EvmApp> {
   }
   const ibc = new Map<string, Uint8Array>();
   for await (const [k, v] of store.ibc.iterator()) ibc.set(k, v);
-  const app = new EvmApp(opts, store, trieDb, runtime, meta, new IbcStore(ibc), await openEvmStores(store));
+  const app = new EvmApp(opts, store, trieDb, runtime, meta, new IbcStore(ibc), await openEvmStores(store, opts.pruningKeepRecent));
   if (meta === undefined) app.unusedRuntime = commonOptsOf(config);
   return app;
 }
@@ -213,7 +215,7 @@ export class EvmApp implements Application {
         const map = new Map<string, Uint8Array>();
         for await (const [k, v] of this.store.ibc.iterator()) map.set(k, v);
         this.ibc = new IbcStore(map);
-        this.stores = await openEvmStores(this.store);
+        this.stores = await openEvmStores(this.store, this.opts.pruningKeepRecent);
       },
     });
   }
@@ -607,11 +609,16 @@ export class EvmApp implements Application {
 }
 
 /** The EVM chain's multistore: the `ibc` tree on the app's db, `evm` the state root of each height. */
-function openEvmStores(store: AppStore): Promise<AppStores> {
-  return AppStores.open(new Map([[IBC_STORE_KEY, levelNodeDb(store.ibcTree)]]), store.ibcHeights, async (h) => {
-    const root = await store.rootAt(h);
-    return root && new Map([[EVM_STORE, root]]);
-  });
+function openEvmStores(store: AppStore, keepRecent = 0): Promise<AppStores> {
+  return AppStores.open(
+    new Map([[IBC_STORE_KEY, levelNodeDb(store.ibcTree)]]),
+    store.ibcHeights,
+    async (h) => {
+      const root = await store.rootAt(h);
+      return root && new Map([[EVM_STORE, root]]);
+    },
+    { keepRecent },
+  );
 }
 
 /** CometBFT proposer addresses are 20 bytes; anything else maps to the zero address. */

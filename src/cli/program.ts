@@ -136,7 +136,11 @@ function buildProgram(): Command {
     const ctx = cliContext(o, plan, []);
     const lines = KINDS.list().flatMap((k) => (kinds.includes(k.name) ? usage(() => k.configLines?.(ctx) ?? []) : []));
     const chains = lines.length > 0 ? `\n# chains of the network (chainlet start --chains ${kinds.join(',')})\n${lines.map((l) => `# ${l}`).join('\n')}\n` : '';
-    process.stdout.write(`# config/config.toml\n${renderToml('config', cfg)}\n# config/app.toml\n${renderToml('app', cfg)}${chains}`);
+    // Both files' root keys come first: after a [section], TOML has no way back to the root.
+    process.stdout.write(
+      `# config/config.toml (root keys)\n${renderToml('config', cfg, 'root')}# config/app.toml (root keys)\n${renderToml('app', cfg, 'root')}\n` +
+        `# config/config.toml\n${renderToml('config', cfg, 'sections')}\n# config/app.toml\n${renderToml('app', cfg, 'sections')}${chains}`,
+    );
   });
 
   registerKeysCommand(program);

@@ -6,6 +6,7 @@ export function defaultConfig(): NodeConfig {
     home: undefined,
     moniker: 'chainlet',
     dbBackend: 'memory',
+    pruningKeepRecent: 0,
     logLevel: 'info',
     rpc: {
       laddr: 'tcp://127.0.0.1:26657',

@@ -85,8 +85,12 @@ export function overridesFromFlags(flags: Record<string, string | boolean>): Dee
   return out as DeepPartial<NodeConfig>;
 }
 
-/** Renders one of the two files with every key and its current value, sections in table order. */
-export function renderToml(file: ConfigKey['file'], cfg: NodeConfig): string {
+/**
+ * Renders one of the two files with every key and its current value, sections in table order;
+ * `part` renders only its root keys or only its sections (`config show` prints both files' root
+ * keys first, so that the whole output still reads as one TOML document).
+ */
+export function renderToml(file: ConfigKey['file'], cfg: NodeConfig, part: 'all' | 'root' | 'sections' = 'all'): string {
   const doc: Record<string, Record<string, unknown>> = { '': {} };
   for (const key of CONFIG_KEYS) {
     if (key.file !== file) continue;
@@ -97,5 +101,7 @@ export function renderToml(file: ConfigKey['file'], cfg: NodeConfig): string {
   }
   const { '': top, ...sections } = doc;
   const header = file === 'config' ? '# Chainlet node configuration (CometBFT v0.38 layout)\n' : '# Chainlet application configuration (Cosmos EVM layout)\n';
+  if (part === 'root') return stringifyToml(top ?? {}) + '\n';
+  if (part === 'sections') return stringifyToml(sections) + '\n';
   return header + stringifyToml({ ...top, ...sections }) + '\n';
 }

@@ -149,6 +149,8 @@ export interface NodeConfig {
   home: string | undefined;
   moniker: string;
   dbBackend: 'memory' | 'classic';
+  /** app.toml `pruning-keep-recent`: IAVL versions kept (0 = all). */
+  pruningKeepRecent: number;
   logLevel: string;
   rpc: RpcConfig;
   consensus: ConsensusConfig;

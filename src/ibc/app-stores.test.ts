@@ -11,9 +11,9 @@ import { AppStores, evmAppHash } from './app-stores.js';
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
-function open(db: MemoryLevel<Uint8Array, Uint8Array>): Promise<AppStores> {
+function open(db: MemoryLevel<Uint8Array, Uint8Array>, keepRecent?: number): Promise<AppStores> {
   const sub = (name: string) => db.sublevel<Uint8Array, Uint8Array>(name, { keyEncoding: 'view', valueEncoding: 'view' }) as unknown as IavlSublevel;
-  return AppStores.open(new Map([['ibc', levelNodeDb(sub('tree'))]]), sub('heights'));
+  return AppStores.open(new Map([['ibc', levelNodeDb(sub('tree'))]]), sub('heights'), undefined, keepRecent === undefined ? {} : { keepRecent });
 }
 
 /** Commits `height` and writes the batch, as an app's commit does. */
@@ -24,6 +24,25 @@ async function commit(s: AppStores, height: number): Promise<void> {
 }
 
 describe('AppStores', () => {
+  it('keeps only the last pruning-keep-recent versions when set: older heights answer "version does not exist"', async () => {
+    const db = new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' });
+    const s = await open(db, 2);
+    for (let h = 1; h <= 5; h++) {
+      s.apply('ibc', [['k', utf8.encode(`at ${h}`)]]);
+      await commit(s, h);
+    }
+    const value = async (store: AppStores, h: number) => {
+      const r = await store.query('ibc', utf8.encode('k'), h, false).catch((e: Error) => e.message);
+      return typeof r === 'string' ? r : r.value && text.decode(r.value);
+    };
+    expect(await value(s, 5)).toBe('at 5');
+    expect(await value(s, 4)).toBe('at 4');
+    expect(await value(s, 3)).toMatch(/version does not exist/);
+    const again = await open(db, 2);
+    expect(await value(again, 4)).toBe('at 4');
+    expect(await value(again, 2)).toMatch(/version does not exist/);
+  });
+
   it('maps heights to versions across gaps, before the first write, and after a reopen', async () => {
     const db = new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' });
     const s = await open(db);

@@ -65,6 +65,7 @@ export async function openHomeApp(home: string, config: NodeConfig, logger: Logg
     db: db.sublevel('app', { keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as AppLevel,
     logger: logger.child({ module: 'app' }),
     minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
+    pruningKeepRecent: config.pruningKeepRecent,
   });
   return {
     app,

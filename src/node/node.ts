@@ -218,6 +218,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     db: sub('app') as unknown as AppLevel,
     logger: moduleLogger('app'),
     minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
+    pruningKeepRecent: config.pruningKeepRecent,
     lazyQueryRoutes: [nodeQueries],
     segments,
   });
