@@ -9,7 +9,7 @@
  *
  * The tree may be partly on disk (a past version): children not in memory come through `load`.
  */
-import { compareBytes } from '../../crypto/encoding.js';
+import { compareBytes, concatBytes } from '../../crypto/encoding.js';
 import { HASH_SHA256, LENGTH_VAR_PROTO, type ExistenceProof, type InnerOp, type NonExistenceProof } from './ics23-codec.js';
 import { childHash, zigzag, type IavlNode } from './node.js';
 
@@ -64,18 +64,6 @@ async function keyAt(root: IavlNode, index: number, load: NodeLoader): Promise<U
 
 const HASH_LEN_BYTE = Uint8Array.of(32);
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const out = new Uint8Array(total);
-  let pos = 0;
-  for (const p of parts) {
-    out.set(p, pos);
-    pos += p.length;
-  }
-  return out;
-}
-
 /** The existence proof of `key`, or undefined when it is absent. */
 export async function existenceProof(root: IavlNode | undefined, key: Uint8Array, load: NodeLoader): Promise<ExistenceProof | undefined> {
   if (root === undefined) return undefined;
@@ -84,10 +72,10 @@ export async function existenceProof(root: IavlNode | undefined, key: Uint8Array
   while (!n.isLeaf) {
     const header = [zigzag(n.height), zigzag(n.size), zigzag(n.version)];
     if (compareBytes(key, n.key) < 0) {
-      steps.push({ hash: HASH_SHA256, prefix: concat([...header, HASH_LEN_BYTE]), suffix: concat([HASH_LEN_BYTE, childHash(n, 'right')]) });
+      steps.push({ hash: HASH_SHA256, prefix: concatBytes(...header, HASH_LEN_BYTE), suffix: concatBytes(HASH_LEN_BYTE, childHash(n, 'right')) });
       n = await child(n, 'left', load);
     } else {
-      steps.push({ hash: HASH_SHA256, prefix: concat([...header, HASH_LEN_BYTE, childHash(n, 'left'), HASH_LEN_BYTE]), suffix: new Uint8Array(0) });
+      steps.push({ hash: HASH_SHA256, prefix: concatBytes(...header, HASH_LEN_BYTE, childHash(n, 'left'), HASH_LEN_BYTE), suffix: new Uint8Array(0) });
       n = await child(n, 'right', load);
     }
   }
@@ -95,7 +83,13 @@ export async function existenceProof(root: IavlNode | undefined, key: Uint8Array
   return {
     key: n.key,
     value: n.value!,
-    leaf: { hash: HASH_SHA256, prehashKey: 0, prehashValue: HASH_SHA256, length: LENGTH_VAR_PROTO, prefix: concat([zigzag(0), zigzag(1), zigzag(n.version)]) },
+    leaf: {
+      hash: HASH_SHA256,
+      prehashKey: 0,
+      prehashValue: HASH_SHA256,
+      length: LENGTH_VAR_PROTO,
+      prefix: concatBytes(zigzag(0), zigzag(1), zigzag(n.version)),
+    },
     path: steps.reverse(),
   };
 }

@@ -11,6 +11,7 @@ import { segmentResult, type EmptySegment } from './empty-segment.js';
 import { SegmentRegistry } from './segment-registry.js';
 import { mergeAscending } from './segment-search.js';
 import { SegmentBlockStore, segmentBlockIndexer } from './segment-stores.js';
+import { testSegment } from './test-helpers.js';
 
 const BIG = 100_000;
 
@@ -28,33 +29,8 @@ function result(events: AbciEvent[]): ResponseFinalizeBlock {
 }
 
 /** A segment of `count` blocks from `from` (only what the stores read for these lookups). */
-function segment(from: number, count: number, results: ResponseFinalizeBlock[], seed = 'a'): EmptySegment {
-  const hashes = new Uint8Array(count * 32);
-  for (let i = 0; i < count; i++) hashes.set(hashOf(seed, from + i), i * 32);
-  return {
-    from,
-    to: from + count - 1,
-    chainId: 'test-1',
-    appVersion: 1,
-    validators: [{ address: new Uint8Array(20).fill(1), pubKey: new Uint8Array(32), votingPower: 10, proposerPriority: 0 }],
-    proposers: undefined,
-    priorities: undefined,
-    consensusParams: undefined as never,
-    validatorsHash: new Uint8Array(32),
-    appHash: new Uint8Array(32),
-    firstLastResultsHash: new Uint8Array(32),
-    prevBlockId: { hash: new Uint8Array(32), partSetHeader: { total: 0, hash: new Uint8Array(0) } },
-    prevCommit: { height: from - 1, round: 0, blockId: { hash: new Uint8Array(32), partSetHeader: { total: 0, hash: new Uint8Array(0) } }, signatures: [] },
-    firstTimeMs: 1_700_000_000_000,
-    intervalMs: 1000,
-    hashes,
-    partHashes: new Uint8Array(count * 32),
-    sizes: new Uint32Array(count).fill(200),
-    signatures: new Uint8Array(count * 64),
-    results,
-    app: undefined,
-  };
-}
+const segment = (from: number, count: number, results: ResponseFinalizeBlock[], seed = 'a') =>
+  testSegment(from, count, { results, hashOf: (h) => hashOf(seed, h) });
 
 const openDb = () => new BTreeLevel<string, Uint8Array>({ keyEncoding: 'utf8', valueEncoding: 'view' }) as unknown as LevelDb;
 
