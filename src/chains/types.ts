@@ -14,7 +14,7 @@ import type { RelayerControl } from '../rpc/eth/namespaces/services.js';
 import type { RoutingApi } from '../rpc/routing/server.js';
 import type { ExplorerChainFeed, RoutingChain, RoutingEnv } from '../rpc/routing/env.js';
 import type { IndexedChain } from '../network/ibc/packet-index.js';
-import type { RelayChain } from '../network/ibc/relayer.js';
+import type { RelayChain } from '../network/ibc/relay-types.js';
 import type { HomeInitContext } from './chain-home.js';
 
 /** The URLs a chain serves, by the same names for every kind (a Solana RPC is `rpc`/`rpcWs` of an SVM chain). */
@@ -162,6 +162,8 @@ export interface CliContext {
   offlineValidators?: number[];
   /** `--host`, when given. */
   host?: string;
+  /** Whether an option (commander's attribute name) was given on the command line, not its default: it then overrides a chain's home config. */
+  given?(option: string): boolean;
   /** Listen addresses to check, added to by each kind. */
   listen: ListenFlag[];
 }

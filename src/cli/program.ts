@@ -97,7 +97,7 @@ function buildProgram(): Command {
     const listen: ListenFlag[] = usage(() => configListenFlags(resolveConfig(plan.home, plan.overrides))).map((f) =>
       typeof o['port'] === 'string' && (f.flag === '--json-rpc.address' || f.flag === '--json-rpc.ws-address') ? { ...f, flag: `--port (${f.flag})` } : f,
     );
-    const ctx = cliContext(o, plan, listen);
+    const ctx = cliContext(o, plan, listen, start);
     // Each kind makes its spec from its own flags (and checks them), in the registry's order.
     const chains = usage(() => KINDS.list().flatMap((k) => (kinds.includes(k.name) && k.cli ? [k.cli.spec(ctx) as ChainSpec] : [])));
     usage(() => refuseUnsafePorts(listen));
@@ -125,7 +125,9 @@ function buildProgram(): Command {
   const show = addNodeOptions(
     config
       .command('show')
-      .description("print the effective config.toml and app.toml (defaults, then the home's files, then flags) as TOML, then each chain's settings"),
+      .description(
+        "print the effective config.toml and app.toml (defaults, then the home's files, then flags) as TOML, then each chain's settings (its <home>/<kind>/config/config.toml, then its flags)",
+      ),
   );
   for (const k of KINDS.list()) for (const opt of k.cli?.options ?? []) show.option(opt.flags, opt.description, opt.default);
   show.option('--chains <list>', `the chains whose settings to show: ${KINDS.names().join(', ')}`, DEFAULT_CHAINS);
@@ -133,7 +135,7 @@ function buildProgram(): Command {
     const plan = usage(() => planFromOptions(o));
     const cfg = usage(() => resolveConfig(plan.home, plan.overrides));
     const kinds = usage(() => chainKinds(typeof o['chains'] === 'string' ? o['chains'] : DEFAULT_CHAINS));
-    const ctx = cliContext(o, plan, []);
+    const ctx = cliContext(o, plan, [], show);
     const lines = KINDS.list().flatMap((k) => (kinds.includes(k.name) ? usage(() => k.configLines?.(ctx) ?? []) : []));
     const chains = lines.length > 0 ? `\n# chains of the network (chainlet start --chains ${kinds.join(',')})\n${lines.map((l) => `# ${l}`).join('\n')}\n` : '';
     // Both files' root keys come first: after a [section], TOML has no way back to the root.
@@ -161,10 +163,11 @@ function chainKinds(list: string): string[] {
   return [...new Set([names[0]!, ...kinds])];
 }
 
-/** What each kind reads to make its spec from `chainlet start`'s flags. */
-function cliContext(o: Record<string, string | boolean | undefined>, plan: ReturnType<typeof planFromOptions>, listen: ListenFlag[]): CliContext {
+/** What each kind reads to make its spec from `chainlet start`'s flags (a flag given on the command line overrides the chain's home config). */
+function cliContext(o: Record<string, string | boolean | undefined>, plan: ReturnType<typeof planFromOptions>, listen: ListenFlag[], cmd: Command): CliContext {
   return {
     options: o,
+    given: (option) => cmd.getOptionValueSource(option) === 'cli',
     home: plan.home,
     overrides: plan.overrides,
     devnet: plan.devnet,

@@ -3,13 +3,13 @@
  * the cosmjs-types codecs it uses, load when a network starts one (start.ts).
  */
 import { resolveConfig } from '../../config/resolve.js';
-import { parseListenAddress } from '../../config/listen-address.js';
 import { fromBech32, toBech32 } from '../../crypto/bech32.js';
 import { RELAYER_PRIVATE_KEY, relayerKey } from '../../network/ibc/relayer-key.js';
 import { hubHomeFunds, initHubHome } from './home.js';
-import { definedUrls, formatUnits, nonNegativeInt, stringOption } from '../format.js';
+import { definedUrls, formatUnits } from '../format.js';
 import type { BannerAccount, ChainKind } from '../types.js';
 import { DEFAULT_HUB_RPC_LADDR, HUB_DENOM, HUB_PREFIX } from './defaults.js';
+import { describeBlocks, hubSettings } from './settings.js';
 import type { HubChain, HubChainSpec } from './start.js';
 
 /** A relayer's funding at genesis: ample for a devnet's relay txs. */
@@ -30,26 +30,20 @@ export const hubKind: ChainKind<HubChainSpec, HubChain> = {
       },
     ],
     spec(ctx) {
-      const given = stringOption(ctx.options, 'hubRpc', DEFAULT_HUB_RPC_LADDR);
-      const laddr = ctx.host && given === DEFAULT_HUB_RPC_LADDR ? `tcp://${ctx.host}:26757` : given;
-      parseListenAddress(laddr, '--hub-rpc');
-      ctx.listen.push({ flag: '--hub-rpc', address: laddr });
-      const blockMs = nonNegativeInt(stringOption(ctx.options, 'hubBlockTime', '0'), '--hub-block-time');
+      const { config, rpc } = hubSettings(ctx);
+      ctx.listen.push({ flag: rpc.from, address: rpc.value });
       const logLevel = ctx.overrides.logLevel;
       return {
         kind: 'hub',
         mnemonic: ctx.devnet?.mnemonic,
         ...(ctx.home !== undefined ? { home: ctx.home } : {}),
-        config: { ...(logLevel !== undefined ? { logLevel } : {}), rpc: { laddr } },
-        ...(blockMs > 0 ? { consensus: { mode: 'interval' as const, timeoutCommitMs: blockMs } } : {}),
+        config: { ...config, ...(logLevel !== undefined ? { logLevel } : {}) },
       };
     },
   },
   configLines(ctx) {
-    const blockMs = stringOption(ctx.options, 'hubBlockTime', '0');
-    return [
-      `hub: CometBFT RPC ${stringOption(ctx.options, 'hubRpc', DEFAULT_HUB_RPC_LADDR)} (--hub-rpc), ${blockMs === '0' ? 'automine' : `a block every ${blockMs} ms`} (--hub-block-time)`,
-    ];
+    const { rpc, blocks } = hubSettings(ctx);
+    return [`hub: CometBFT RPC ${rpc.value} (${rpc.from}), ${describeBlocks(blocks.value)} (${blocks.from})`];
   },
   instrumentation(spec) {
     const cfg = resolveConfig(undefined, spec.config).instrumentation;

@@ -6,8 +6,10 @@
  */
 import { resolveConfig } from '../../config/resolve.js';
 import { parseListenAddress } from '../../config/listen-address.js';
-import { definedUrls, stringOption } from '../format.js';
-import type { ChainKind } from '../types.js';
+import type { DeepPartial, NodeConfig } from '../../config/types.js';
+import { chainHomeConfig, chainSetting } from '../chain-home.js';
+import { definedUrls } from '../format.js';
+import type { ChainKind, CliContext } from '../types.js';
 import { DEFAULT_KVSTORE_RPC_LADDR } from './defaults.js';
 import { initKvStoreHome, startKvStoreChain, type KvStoreChain, type KvStoreChainSpec } from './start.js';
 
@@ -23,19 +25,20 @@ export const kvstoreKind: ChainKind<KvStoreChainSpec, KvStoreChain> = {
       },
     ],
     spec(ctx) {
-      const given = stringOption(ctx.options, 'kvstoreRpc', DEFAULT_KVSTORE_RPC_LADDR);
-      const laddr = ctx.host && given === DEFAULT_KVSTORE_RPC_LADDR ? `tcp://${ctx.host}:26767` : given;
-      parseListenAddress(laddr, '--kvstore-rpc');
-      ctx.listen.push({ flag: '--kvstore-rpc', address: laddr });
+      const { config, rpc } = kvstoreSettings(ctx);
+      ctx.listen.push({ flag: rpc.from, address: rpc.value });
       const logLevel = ctx.overrides.logLevel;
       return {
         kind: 'kvstore',
         ...(ctx.home !== undefined ? { home: ctx.home } : {}),
-        config: { ...(logLevel !== undefined ? { logLevel } : {}), rpc: { laddr } },
+        config: { ...config, ...(logLevel !== undefined ? { logLevel } : {}) },
       };
     },
   },
-  configLines: (ctx) => [`kvstore: CometBFT RPC ${stringOption(ctx.options, 'kvstoreRpc', DEFAULT_KVSTORE_RPC_LADDR)} (--kvstore-rpc)`],
+  configLines(ctx) {
+    const { rpc } = kvstoreSettings(ctx);
+    return [`kvstore: CometBFT RPC ${rpc.value} (${rpc.from})`];
+  },
   instrumentation(spec) {
     const cfg = resolveConfig(undefined, spec.config).instrumentation;
     return cfg.prometheus ? cfg : undefined;
@@ -49,3 +52,13 @@ export const kvstoreKind: ChainKind<KvStoreChainSpec, KvStoreChain> = {
   summary: async (c) => ({ chainId: c.chainId, kind: 'kvstore', height: c.height, urls: definedUrls(c.urls), accounts: [] }),
   bannerLines: (s) => [`${s.chainId} (kvstore): height ${s.height}`],
 };
+
+/** The kvstore's node config: `<home>/kvstore/config/config.toml` (`chainlet init` writes it), then `--kvstore-rpc` when given. */
+function kvstoreSettings(ctx: CliContext) {
+  const file = chainHomeConfig(ctx.home, 'kvstore');
+  const rpc = chainSetting(ctx, 'kvstore', { option: 'kvstoreRpc', name: '--kvstore-rpc', fallback: DEFAULT_KVSTORE_RPC_LADDR }, file.rpc?.laddr, (v) => v);
+  // `--host` moves the default address (the file's too, as init writes it) to its host.
+  if (ctx.host && rpc.value === DEFAULT_KVSTORE_RPC_LADDR) rpc.value = `tcp://${ctx.host}:26767`;
+  parseListenAddress(rpc.value, rpc.from);
+  return { config: { ...file, rpc: { ...file.rpc, laddr: rpc.value } } as DeepPartial<NodeConfig>, rpc };
+}

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { KvStoreApp } from '../../apps/kvstore/kvstore-app.js';
 import type { DeepPartial, NodeConfig } from '../../config/types.js';
 import { createDevnetGenesis } from '../../genesis/devnet.js';
-import { chainOnHome, initChainHome, type ChainGenesis } from '../chain-home.js';
+import { chainOnHome, initChainConfig, initChainHome, type ChainGenesis } from '../chain-home.js';
 import { startInMemoryAppChain, type AbciChain } from '../abci-chain.js';
 import type { MetricsRegistry } from '../../node/metrics.js';
 import { DEFAULT_KVSTORE_CHAIN_ID, DEFAULT_KVSTORE_RPC_LADDR } from './defaults.js';
@@ -39,9 +39,18 @@ function kvStoreDevnetGenesis(spec: Omit<KvStoreChainSpec, 'kind'>): ChainGenesi
   return { genesis: { ...dev.genesis, appState: {} }, validatorKeys: dev.validatorKeys };
 }
 
-/** `chainlet init --home … --chains …,kvstore`: the kvstore's genesis and keys in `<home>/kvstore/`. */
+/** The config.toml `chainlet init` writes in `<home>/kvstore/config/`: the kvstore's defaults, in CometBFT's layout. */
+const KVSTORE_CONFIG_TOML = `# The kvstore chain's node settings (CometBFT's config.toml layout; any config.toml key applies).
+# chainlet start --home reads them; --kvstore-rpc given on the command line overrides them.
+moniker = "chainlet"
+
+[rpc]
+laddr = "${DEFAULT_KVSTORE_RPC_LADDR}"
+`;
+
+/** `chainlet init --home … --chains …,kvstore`: the kvstore's genesis, keys and config.toml in `<home>/kvstore/`. */
 export function initKvStoreHome(home: string, overwrite: boolean): string[] {
-  return initChainHome(home, 'kvstore', kvStoreDevnetGenesis({}), overwrite);
+  return [...initChainHome(home, 'kvstore', kvStoreDevnetGenesis({}), overwrite), ...initChainConfig(home, 'kvstore', KVSTORE_CONFIG_TOML, overwrite)];
 }
 
 export async function startKvStoreChain(spec: KvStoreChainSpec): Promise<KvStoreChain> {
