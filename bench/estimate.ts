@@ -14,8 +14,8 @@ import { connect, type Socket } from 'node:net';
 import { createEVM } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import { erc20DeployData, erc20TransferData } from '../src/app/fixtures/erc20.js';
-import { createEip1193Provider } from '../src/node/rpc-wiring.js';
-import { startEthRpc } from '../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../src/node/rpc-eth.js';
+import { startEthRpc } from '../src/node/rpc-eth.js';
 import { startTestNode } from '../test/helpers/node.js';
 
 const N = Number(process.env['BENCH_N'] ?? 2000);

@@ -14,7 +14,7 @@
 import { bytesToHex, type Hex } from 'viem';
 import { createAddressFromString, createContractAddress } from '@ethereumjs/util';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signErc20Deploy, signErc20Transfer, signEthTransfer } from '../src/app/fixtures/signed-txs.js';
-import { createEip1193Provider } from '../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../src/node/rpc-eth.js';
 import type { ChainletNode } from '../src/node/node.js';
 import { startTestNode } from '../test/helpers/node.js';
 

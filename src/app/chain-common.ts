@@ -15,7 +15,7 @@ import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
 import { paramsEVM } from '@ethereumjs/evm';
 import { keccak256 } from '../crypto/keccak.js';
-import type { SupportedHardfork } from './genesis-state.js';
+import type { SupportedHardfork } from './stores/genesis-state.js';
 
 /** ethereumjs `ecrecover` contract: 64-byte uncompressed public key (no 0x04 prefix); throws on a bad signature. */
 export function nativeEcrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {

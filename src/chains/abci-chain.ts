@@ -21,7 +21,7 @@ import type { CometRpcServer } from '../rpc/comet/server.js';
 import { VERSION } from '../version.js';
 import { buildConsensusCore, chainMetrics, openChainStores, startProduction, type Db } from '../node/chain-core.js';
 import type { MetricsRegistry } from '../node/metrics.js';
-import { startCometRpc } from '../node/rpc-wiring.js';
+import { startCometRpc } from '../node/rpc-comet.js';
 import { startPrometheusServer } from '../node/prometheus-server.js';
 import type { RunningServer } from '../rpc/transport/index.js';
 import type { Timestamp } from '../types/time.js';

@@ -1,5 +1,5 @@
 /**
- * CheckTx keeps committed accounts in memory (src/app/committed-state.ts): whatever moves the
+ * CheckTx keeps committed accounts in memory (src/app/stores/committed-state.ts): whatever moves the
  * committed state — blocks, replaced txs, rechecks, devnet edits, snapshot reverts — the next
  * CheckTx must see the state as committed.
  */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createAddressFromString, createContractAddress } from '@ethereumjs/util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signEthTransfer, signTx } from '../app/fixtures/signed-txs.js';
-import { impersonatedTx } from '../app/impersonation.js';
+import { impersonatedTx } from '../app/execution/impersonation.js';
 import { Query } from '../events/query/query.js';
 import { initHome } from '../genesis/home.js';
 import { makeBlockId } from '../types/part-set.js';

@@ -13,14 +13,14 @@
  *   state       dumpState / loadState (the whole db; blocks, receipts and logs included)
  *
  * It depends only on the consensus engine's and the EVM app's admin interfaces
- * (consensus/admin.ts, app/app-admin.ts), the mempool and the root database's snapshots.
+ * (consensus/admin.ts, app/abci/app-admin.ts), the mempool and the root database's snapshots.
  */
 import type { RelayerControl } from '../rpc/eth/namespaces/services.js';
 import type { Address } from '@ethereumjs/util';
-import type { AccountEdit } from '../app/app-admin.js';
-import type { AppMeta } from '../app/app-store.js';
+import type { AccountEdit } from '../app/abci/app-admin.js';
+import type { AppMeta } from '../app/stores/app-store.js';
 import type { ChainState } from '../store/chain-state.js';
-import { impersonationTransform, ImpersonationSet } from '../app/impersonation.js';
+import { impersonationTransform, ImpersonationSet } from '../app/execution/impersonation.js';
 import { evmAppHash } from '../ibc/app-stores.js';
 import { fromHex } from '../crypto/encoding.js';
 import { timestampFromMs } from '../types/time.js';

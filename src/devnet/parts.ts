@@ -5,7 +5,7 @@
  */
 import type { AbstractLevel } from 'abstract-level';
 import type { Logger } from 'pino';
-import type { AppAdmin } from '../app/app-admin.js';
+import type { AppAdmin } from '../app/abci/app-admin.js';
 import type { ConsensusAdmin } from '../consensus/admin.js';
 import type { Mempool } from '../mempool/mempool.js';
 

@@ -14,10 +14,12 @@ import type { Header } from '../types/block.js';
 import { timestampToNs } from '../types/time.js';
 import { ValidatorSet } from '../types/validator-set.js';
 import { MultiDenomBank } from './bank.js';
-import { runIbcMsg, type IbcExecContext } from './handler.js';
+import type { IbcExecContext } from './exec-context.js';
+import { runIbcMsg } from './handler.js';
 import { IbcStore } from './ibc-store.js';
 import { encodePacketData, hostKeys, packetCommitment, successAck } from './keys.js';
-import { clientStateOf, consensusStateOf, tmHeaderAny, tmHeaderOf } from './light-client.js';
+import { clientStateOf, consensusStateOf } from './tm-client-state.js';
+import { tmHeaderAny, tmHeaderOf } from './tm-header-codec.js';
 import type { IbcMsg } from './msgs.js';
 
 const CP_CHAIN = 'twin-1';

@@ -10,22 +10,18 @@ import { SignedMsgType, type Commit, type Header } from '../types/block.js';
 import { headerHash } from '../types/header.js';
 import { ValidatorSet } from '../types/validator-set.js';
 import {
-  clientStateOf,
-  consensusStateOf,
   decodeTmHeader,
   encodeTmHeader,
   fromTmHeaderProto,
-  LightClientError,
-  parseChainIdRevision,
   tmHeaderAny,
   tmHeaderOf,
   validatorSetHash,
   validatorSetProto,
-  verifyTmHeader,
-  type LightClientErrorReason,
-  type TmClientTrust,
   type TmHeaderProto,
-} from './light-client.js';
+} from './tm-header-codec.js';
+import { LightClientError, type LightClientErrorReason } from './light-client-error.js';
+import { verifyTmHeader, type TmClientTrust } from './light-client.js';
+import { clientStateOf, consensusStateOf, parseChainIdRevision } from './tm-client-state.js';
 
 const CHAIN_ID = 'lc-test-1';
 const TRUSTED = 2;

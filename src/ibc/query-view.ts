@@ -10,7 +10,7 @@ import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
 import { HeightNotAvailableError, QueryError, type Codespace } from '../sdk/errors.js';
 import type { QueryContext } from '../sdk/query-router.js';
 import type { IbcStore } from './ibc-store.js';
-import { parseChainIdRevision } from './light-client.js';
+import { parseChainIdRevision } from './tm-client-state.js';
 
 /** The IBC store as a query reads it, at one height. */
 export interface IbcStoreView {

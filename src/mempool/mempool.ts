@@ -21,24 +21,18 @@ import type { AppConnMempool } from '../abci/application.js';
 import { CheckTxType, CodeTypeOK, type ExecTxResult, type ResponseCheckTx } from '../abci/types.js';
 import { createTxCache, type TxCache } from './cache.js';
 import {
-  ACCOUNT_LIMIT_EXCEEDED_LOG,
-  CODE_ACCOUNT_LIMIT_EXCEEDED,
   CODE_REPLACEMENT_UNDERPRICED,
-  CODE_TXPOOL_FULL,
   MEMPOOL_CODESPACE,
-  MempoolFullError,
   MempoolNotLockedError,
   REPLACEMENT_UNDERPRICED_LOG,
   TxInCacheError,
   TxTooLargeError,
-  TXPOOL_FULL_LOG,
 } from './errors.js';
 import { txHash } from '../types/txs.js';
 import { AsyncMutex } from './mutex.js';
 import { Listeners } from './listeners.js';
 import { hexKey, TxPool } from './pool.js';
-import { accountVictims, globalVictim, queuedCount, queuedTotals } from './queue-limits.js';
-import type { SenderQueue } from './sender-queue.js';
+import { PoolRoom } from './pool-room.js';
 import { reapPending } from './reap.js';
 import { meetsPriceBump } from './replacement.js';
 import { isEvmSender, NON_EVM_SENDER_PREFIX, type MempoolConfig, type MempoolContent, type MempoolTx } from './types.js';
@@ -47,12 +41,6 @@ export { DEFAULT_MEMPOOL_CONFIG, type MempoolConfig, type MempoolContent, type M
 
 export interface MempoolOptions {
   logger?: Logger;
-}
-
-/** A tx the mempool refuses in a CheckTx answer of its own (codespace `mempool`). */
-interface Refusal {
-  code: number;
-  log: string;
 }
 
 /** What a first-time check produced: the app's (or the mempool's) answer, and the admitted tx. */
@@ -66,6 +54,7 @@ export class Mempool {
   private readonly log: Logger;
   private readonly pool = new TxPool();
   private readonly cache: TxCache;
+  private readonly room: PoolRoom;
   private readonly mutex = new AsyncMutex();
   private readonly txsAvailable: Listeners<[]>;
   private readonly newTx: Listeners<[MempoolTx]>;
@@ -84,6 +73,7 @@ export class Mempool {
     this.config = { keepInvalidTxsInCache: false, accountQueue: 64, globalQueue: 1024, ...config };
     this.cache = createTxCache(config.cacheSize);
     this.log = opts.logger ?? silentLogger();
+    this.room = new PoolRoom(this.pool, this.cache, this.config, this.log);
     this.txsAvailable = new Listeners(this.log, 'txs-available');
     this.newTx = new Listeners(this.log, 'new-tx');
     this.checked = new Listeners(this.log, 'checked');
@@ -116,7 +106,7 @@ export class Mempool {
   private async checkNewTx(tx: Uint8Array): Promise<CheckOutcome> {
     // Cheap checks first, in CometBFT's order: full, too large, seen. A full pool that holds queued
     // txs may still take an executable one, which only the app's answer tells.
-    if (this.isFull(tx.length) && !this.hasQueued()) throw this.fullError();
+    if (this.room.isFull(tx.length) && !this.hasQueued()) throw this.room.fullError();
     if (tx.length > this.config.maxTxBytes) {
       throw new TxTooLargeError({ max: this.config.maxTxBytes, actual: tx.length });
     }
@@ -187,15 +177,15 @@ export class Mempool {
     }
     // Executable: extends (or replaces within) the sender's pending run; later nonces wait as queued.
     const executable = !isEvmSender(sender) || nonce <= (queue?.nextNonce() ?? stateNonce);
-    if (!this.makeRoom(entry, existing, executable)) {
+    if (!this.room.makeRoom(entry, existing, executable)) {
       this.cache.remove(key); // the pool may have room later
       this.pool.pruneSender(sender);
-      throw this.fullError();
+      throw this.room.fullError();
     }
 
     const replaced = this.pool.add(entry, stateNonce);
     if (!executable && !replaced) {
-      const refused = this.trimAccount(this.pool.queue(sender)!, entry) ?? this.trimGlobal(entry);
+      const refused = this.room.trimAccount(this.pool.queue(sender)!, entry) ?? this.room.trimGlobal(entry);
       if (refused) {
         this.cache.remove(key); // refused for room, not as invalid: it may be sent again later
         this.log.debug({ tx: key, sender, nonce: String(nonce) }, `refused queued transaction: ${refused.log}`);
@@ -205,60 +195,6 @@ export class Mempool {
     if (replaced) this.log.debug({ old: hexKey(replaced.hash), tx: key, sender }, 'replaced transaction');
     else this.log.debug({ tx: key, sender, height: this.height, total: this.pool.count }, 'added valid transaction');
     return { res, admitted: entry };
-  }
-
-  /**
-   * Whether `entry` fits under `size` and `maxTxsBytes` (a replacement swaps one tx for another, so
-   * only its byte difference counts). A full pool takes an executable tx if evicting queued txs,
-   * furthest-future first, frees enough room; it never evicts pending txs, and a queued tx evicts
-   * nothing.
-   */
-  private makeRoom(entry: MempoolTx, existing: MempoolTx | undefined, executable: boolean): boolean {
-    const { size, maxTxsBytes } = this.config;
-    const added = existing ? 0 : 1;
-    const addedBytes = entry.tx.length - (existing?.tx.length ?? 0);
-    const fits = (count: number, bytes: number) => count + added <= size && bytes + addedBytes <= maxTxsBytes;
-    if (fits(this.pool.count, this.pool.totalBytes)) return true;
-    if (!executable) return false;
-    const queued = queuedTotals(this.pool.queues());
-    if (!fits(this.pool.count - queued.count, this.pool.totalBytes - queued.bytes)) return false;
-    while (!fits(this.pool.count, this.pool.totalBytes)) this.evict(globalVictim(this.pool.queues())!, 'room for an executable tx');
-    return true;
-  }
-
-  /**
-   * `accountQueue`: evicts the sender's furthest txs over the cap; the refusal if `added` (the tx
-   * that just joined the queue) was one of them.
-   */
-  private trimAccount(queue: SenderQueue, added?: MempoolTx): Refusal | undefined {
-    let refused: Refusal | undefined;
-    for (const t of accountVictims(queue, this.config.accountQueue)) {
-      this.evict(t, 'over the account queue limit');
-      if (t === added) refused = { code: CODE_ACCOUNT_LIMIT_EXCEEDED, log: ACCOUNT_LIMIT_EXCEEDED_LOG };
-    }
-    return refused;
-  }
-
-  /**
-   * `globalQueue`: while all queued txs are over the cap, evicts the furthest tx of the sender that
-   * holds the most; the refusal if `added` was one of them.
-   */
-  private trimGlobal(added?: MempoolTx): Refusal | undefined {
-    let refused: Refusal | undefined;
-    for (let over = queuedCount(this.pool.queues()) - this.config.globalQueue; over > 0; over--) {
-      const t = globalVictim(this.pool.queues())!;
-      this.evict(t, 'over the global queue limit');
-      if (t === added) refused = { code: CODE_TXPOOL_FULL, log: TXPOOL_FULL_LOG };
-    }
-    return refused;
-  }
-
-  /** Removes a pooled tx for lack of room; it was valid, so it leaves the cache and may come back. */
-  private evict(t: MempoolTx, reason: string): void {
-    const key = hexKey(t.hash);
-    this.pool.removeByKey(key);
-    this.cache.remove(key);
-    this.log.debug({ tx: key, sender: t.sender, nonce: String(t.nonce) }, `evicted queued tx: ${reason}`);
   }
 
   // ── block execution side ─────────────────────────────────────────────────────────────────
@@ -296,8 +232,8 @@ export class Mempool {
 
     if (this.config.recheck) await this.recheckTxs();
     // A tx dropped from a pending run turns the sender's later txs into queued ones.
-    for (const q of [...this.pool.queues()]) this.trimAccount(q);
-    this.trimGlobal();
+    for (const q of [...this.pool.queues()]) this.room.trimAccount(q);
+    this.room.trimGlobal();
     this.log.debug({ height, size: this.pool.count }, 'mempool updated');
     this.notifyTxsAvailable();
   }
@@ -422,19 +358,6 @@ export class Mempool {
   }
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────
-
-  private isFull(txSize: number): boolean {
-    return this.pool.count >= this.config.size || txSize + this.pool.totalBytes > this.config.maxTxsBytes;
-  }
-
-  private fullError(): MempoolFullError {
-    return new MempoolFullError({
-      numTxs: this.pool.count,
-      maxTxs: this.config.size,
-      txsBytes: this.pool.totalBytes,
-      maxTxsBytes: this.config.maxTxsBytes,
-    });
-  }
 
   /** A tx the app (or the replacement rule) refused may be tried again, unless configured not to. */
   private uncacheInvalid(key: string): void {

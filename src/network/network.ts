@@ -17,7 +17,8 @@ import type { RunningServer } from '../rpc/transport/index.js';
 import { silentLogger } from '../util/logger.js';
 import type { PacketIndex } from './ibc/packet-index.js';
 import { RELAYER_PRIVATE_KEY } from './ibc/relayer-key.js';
-import type { Relayer, RelayerOptions } from './ibc/relayer.js';
+import type { Relayer } from './ibc/relayer.js';
+import type { RelayerOptions } from './ibc/relay-types.js';
 import { openNetworkMetrics } from './network-metrics.js';
 import { NetworkRelayers } from './relayers.js';
 

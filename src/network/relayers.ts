@@ -4,7 +4,8 @@
  * pair's channel opens.
  */
 import type { RelayerControl } from '../rpc/eth/namespaces/services.js';
-import type { Relayer, RelayerStatus } from './ibc/relayer.js';
+import type { Relayer } from './ibc/relayer.js';
+import type { RelayerStatus } from './ibc/relay-types.js';
 
 export class NetworkRelayers implements RelayerControl {
   private readonly list: Relayer[] = [];

@@ -3,7 +3,9 @@
  * own narrow environment from the node; this module only decides which ones run and stops them.
  */
 import { startPrometheusServer } from './prometheus-server.js';
-import { explorerUpstreams, startCometRpc, startEthRpc, startRoutingApi } from './rpc-wiring.js';
+import { explorerUpstreams, startRoutingApi } from './rpc-routing.js';
+import { startCometRpc } from './rpc-comet.js';
+import { startEthRpc } from './rpc-eth.js';
 import type { ChainletNode } from './node.js';
 
 export interface ServerUrls {

@@ -1,7 +1,7 @@
 /**
  * ABCI Query routed by path through one table, as the Cosmos SDK's baseapp routes gRPC queries:
  * a route owns a path and takes the rest of the path as arguments; groups of routes can load at
- * the first query of one of their services. The EVM app (src/app/query-routes.ts), the Cosmos face,
+ * the first query of one of their services. The EVM app (src/app/abci/query-routes.ts), the Cosmos face,
  * the IBC module and the hub add routes; `height` 0 means the latest committed height.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';

@@ -5,7 +5,7 @@
 import WebSocket from 'ws';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startCometRpc } from '../../src/node/rpc-wiring.js';
+import { startCometRpc } from '../../src/node/rpc-comet.js';
 import type { CometRpcOptions } from '../../src/rpc/comet/server.js';
 import { startTestNode } from '../helpers/node.js';
 

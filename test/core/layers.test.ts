@@ -262,9 +262,9 @@ describe('layers', () => {
       [
         'consensus/admin.ts',
         'consensus/errors.ts',
-        'app/app-admin.ts',
-        'app/app-store.ts',
-        'app/impersonation.ts',
+        'app/abci/app-admin.ts',
+        'app/stores/app-store.ts',
+        'app/execution/impersonation.ts',
         'store/btree-level.ts',
         'store/chain-state.ts',
         'store/segments/segment-registry.ts',

@@ -11,7 +11,7 @@ import { ClassicLevel } from 'classic-level';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { initHome } from '../../src/genesis/home.js';
-import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../../src/node/rpc-eth.js';
 import { startNode } from '../../src/node/node.js';
 
 const homes: string[] = [];

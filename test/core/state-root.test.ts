@@ -1,7 +1,7 @@
 /**
  * The app hash is the canonical state root: after blocks that create, update and empty accounts,
  * every leaf of the node's account trie, put one by one into a fresh ethereumjs trie, gives the
- * same root. The node writes the account trie in one pass per block (src/app/bulk-trie.ts); a
+ * same root. The node writes the account trie in one pass per block (src/app/stores/bulk-trie.ts); a
  * trie of the wrong shape would still hold the right leaves but hash to another root.
  */
 import { MerklePatriciaTrie, type LeafMPTNode, type MPTNode } from '@ethereumjs/mpt';

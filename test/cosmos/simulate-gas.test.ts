@@ -11,7 +11,7 @@ import { GasPrice, SigningStargateClient } from '@cosmjs/stargate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
-import { clientStateOf, consensusStateOf } from '../../src/ibc/light-client.js';
+import { clientStateOf, consensusStateOf } from '../../src/ibc/tm-client-state.js';
 import { startHubChain, type HubChain } from '../../src/chains/hub/start.js';
 import { timestampFromMs } from '../../src/types/time.js';
 import type { Network } from '../../src/network/network.js';

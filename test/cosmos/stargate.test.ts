@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_KEY_0, signEthTransfer } from '../../src/app/fixtures/signed-txs.js';
 import { toBech32, fromBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
-import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../../src/node/rpc-eth.js';
 import type { ChainletNode } from '../../src/node/node.js';
 import { startTestNode } from '../helpers/node.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BaseError, createPublicClient, defineChain, hashMessage, http, parseEther, recoverMessageAddress, webSocket, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initHome } from '../../src/genesis/home.js';
-import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../../src/node/rpc-eth.js';
 import { PERSONAL_ROUTES } from '../../src/rpc/eth/namespaces/personal.js';
 import { startNamespaceNode, type NamespaceNode } from './namespace-rpc.js';
 

@@ -10,7 +10,7 @@
 import { Address } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc20DeployData, erc20TransferData } from '../../src/app/fixtures/erc20.js';
-import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../../src/node/rpc-eth.js';
 import type { EthService } from '../../src/rpc/eth/service.js';
 import type { Eip1193Provider } from '../../src/rpc/eth/provider.js';
 import { asm, deployCode, DEV, hex, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';

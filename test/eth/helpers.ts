@@ -19,7 +19,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startEthRpc } from '../../src/node/rpc-wiring.js';
+import { startEthRpc } from '../../src/node/rpc-eth.js';
 import { DEV } from '../helpers/txs.js';
 import { startTestNode } from '../helpers/node.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPublicClient, createWalletClient, custom, erc20Abi, keccak256, toHex, type Address, type Hex } from 'viem';
 import { createMPTFromProof } from '@ethereumjs/mpt';
 import { ERC20_BYTECODE, erc20TransferData } from '../../src/app/fixtures/erc20.js';
-import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../../src/node/rpc-eth.js';
 import { ProviderRpcError, type Eip1193Provider } from '../../src/rpc/eth/provider.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { account0, asm, chainlet, DEV, hex, startEthTestNode, waitFor, type EthTestNode } from './helpers.js';

@@ -5,7 +5,7 @@
 import { createTestClient, custom, http, parseEther, publicActions, walletActions, type Hex, type Transport } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainletNode } from '../../src/node/node.js';
-import { createEip1193Provider } from '../../src/node/rpc-wiring.js';
+import { createEip1193Provider } from '../../src/node/rpc-eth.js';
 import type { Eip1193Provider } from '../../src/rpc/eth/provider.js';
 import { startTestNode } from '../helpers/node.js';
 import { chainlet, DEV } from './helpers.js';

@@ -7,11 +7,11 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Address, createContractAddress } from '@ethereumjs/util';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signErc20Deploy, signTx, type TxOpts } from '../../src/app/fixtures/signed-txs.js';
-import type { EvmView } from '../../src/app/evm-view.js';
+import type { EvmView } from '../../src/app/views/evm-view.js';
 import { mergeConfig } from '../../src/config/defaults.js';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startEthRpc } from '../../src/node/rpc-wiring.js';
+import { startEthRpc } from '../../src/node/rpc-eth.js';
 import { startTestNode } from './node.js';
 
 export const TOKEN_SUPPLY = 1000n;

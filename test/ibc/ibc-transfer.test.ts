@@ -240,7 +240,7 @@ describe('IBC between the EVM chain and the hub', () => {
   it('verifies client updates from any account: a header without +2/3 valid signatures is refused, the real one accepted', async () => {
     const { Any } = await import('cosmjs-types/google/protobuf/any');
     const { ClientState } = await import('cosmjs-types/ibc/lightclients/tendermint/v1/tendermint');
-    const { tmHeaderAny, tmHeaderOf } = await import('../../src/ibc/light-client.js');
+    const { tmHeaderAny, tmHeaderOf } = await import('../../src/ibc/tm-header-codec.js');
     const evm = network.evm!;
     await evm.mine(1);
     const h = evm.height;

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/rpc/routing/api-keys.js';
-import { getApiKeyStore, startRoutingApi } from '../../src/node/rpc-wiring.js';
+import { getApiKeyStore, startRoutingApi } from '../../src/node/rpc-routing.js';
 import { startTestNode } from '../helpers/node.js';
 import { CHAIN_ID, getJson, postJson, startRoutingNode, type RoutingFixture } from './helpers.js';
 

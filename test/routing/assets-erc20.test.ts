@@ -8,7 +8,7 @@
 import { Address } from '@ethereumjs/util';
 import { getAddress, getContractAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvmReceipt } from '../../src/app/evm-view.js';
+import type { EvmReceipt } from '../../src/app/views/evm-view.js';
 import { ERC20_BYTECODE } from '../../src/app/fixtures/erc20.js';
 import { DEV_KEY_0, signErc20Deploy, signErc20Transfer, signTx } from '../../src/app/fixtures/signed-txs.js';
 import { toHex } from '../../src/crypto/encoding.js';

@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { mergeConfig } from '../../src/config/defaults.js';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
 import type { ChainletNode } from '../../src/node/node.js';
-import { startRoutingApi } from '../../src/node/rpc-wiring.js';
+import { startRoutingApi } from '../../src/node/rpc-routing.js';
 import type { RoutingApi } from '../../src/rpc/routing/server.js';
 import { startTestNode } from '../helpers/node.js';
 

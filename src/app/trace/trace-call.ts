@@ -10,8 +10,8 @@ import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type Typ
 import { Address } from '@ethereumjs/util';
 import { isIcs20Precompile } from '../../ibc/ics20-precompile.js';
 import { TxRejectedError } from '../errors.js';
-import type { EvmView } from '../evm-view.js';
-import { rejectionFromRunTxError } from '../tx-rejections.js';
+import type { EvmView } from '../views/evm-view.js';
+import { rejectionFromRunTxError } from '../execution/tx-rejections.js';
 import { createTracer, traceTimeoutMs } from './create-tracer.js';
 import { TraceCallRejectedError } from './errors.js';
 import { blockOf, createTraceVm, envBeforeFirstBlock, envOfBlock, runTraced, type BlockEnvFields } from './trace-vm.js';

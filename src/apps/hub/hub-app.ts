@@ -36,11 +36,11 @@ import {
 } from '../../abci/types.js';
 import { AuthRegistry, FEE_COLLECTOR } from '../../app/cosmos/auth-registry.js';
 import { checkCosmosTx, runCosmosTx, type CosmosChainEnv } from '../../app/cosmos/cosmos-exec.js';
-import { COSMOS_QUERIES, IBC_QUERIES } from '../../app/lazy-query-routes.js';
+import { COSMOS_QUERIES, IBC_QUERIES } from '../../app/abci/lazy-query-routes.js';
 import { decodeCosmosTx, type DecodedCosmosTx } from '../../app/cosmos/cosmos-tx.js';
 import { CosmosTxError, HeightNotAvailableError } from '../../sdk/errors.js';
 import { buildRouteTable, routeQuery } from '../../sdk/query-router.js';
-import type { AppQueryContext } from '../../app/query-routes.js';
+import type { AppQueryContext } from '../../app/abci/query-routes.js';
 import { fromBech32 } from '../../crypto/bech32.js';
 import { txHash } from '../../types/txs.js';
 import { IbcStore } from '../../ibc/ibc-store.js';

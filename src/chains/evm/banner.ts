@@ -1,6 +1,6 @@
 /** The EVM chain as the banner shows it: its dev accounts and keys (as Anvil prints them), ids, fees and limits in force. */
 import { createAddressFromString } from '@ethereumjs/util';
-import { parseEvmGenesis } from '../../app/genesis-state.js';
+import { parseEvmGenesis } from '../../app/stores/genesis-state.js';
 import { toBech32 } from '../../crypto/bech32.js';
 import { fromHex, toHexUpper } from '../../crypto/encoding.js';
 import { DEV_MNEMONIC } from '../../genesis/dev-accounts.js';

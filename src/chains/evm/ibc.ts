@@ -6,7 +6,7 @@ import type { ChainletNode } from '../../node/node.js';
 import { slowBlockReasons } from '../../node/chain-core.js';
 import { indexedChain, signedHeaderOf, txEventsOf } from '../../network/ibc/ibc-chains.js';
 import { relayerKey, type RelayerKey } from '../../network/ibc/relayer-key.js';
-import type { RelayChain } from '../../network/ibc/relayer.js';
+import type { RelayChain } from '../../network/ibc/relay-types.js';
 import type { IbcEndpoint } from '../types.js';
 
 export function evmIbcEndpoint(node: ChainletNode): IbcEndpoint {

@@ -8,7 +8,7 @@ import { mergeConfig } from '../../config/defaults.js';
 import { resolveConfig } from '../../config/resolve.js';
 import type { DeepPartial, NodeConfig } from '../../config/types.js';
 import { startNode, type ChainletNode, type StartNodeOptions } from '../../node/node.js';
-import { evmRoutingChain, explorerUpstreams, startRoutingApi } from '../../node/rpc-wiring.js';
+import { evmRoutingChain, explorerUpstreams, startRoutingApi } from '../../node/rpc-routing.js';
 import { RELAYER_PRIVATE_KEY, relayerKey } from '../../network/ibc/relayer-key.js';
 import { evmHomeFunds, initEvmHome } from './home.js';
 import { cometActivity } from '../comet-activity.js';

@@ -1,7 +1,7 @@
 /** The hub's IBC endpoint: the chain as a relayer and the packet index see it (its relayer keys are secp256k1). */
 import { indexedChain, signedHeaderOf, txEventsOf } from '../../network/ibc/ibc-chains.js';
 import { relayerKey, type RelayerKey } from '../../network/ibc/relayer-key.js';
-import type { RelayChain } from '../../network/ibc/relayer.js';
+import type { RelayChain } from '../../network/ibc/relay-types.js';
 import type { IbcEndpoint } from '../types.js';
 import type { HubChain } from './start.js';
 

@@ -9,7 +9,7 @@ import { Query } from '../../events/query/query.js';
 import type { ValidatorSet } from '../../types/validator-set.js';
 import { formatRfc3339Nano, timestampToNs } from '../../types/time.js';
 import type { IndexedChain } from './packet-index.js';
-import type { RelayChain } from './relayer.js';
+import type { RelayChain } from './relay-types.js';
 
 export function signedHeaderOf(blockStore: BlockStore, validators: () => ValidatorSet): RelayChain['signedHeader'] {
   return async (height) => {

@@ -7,7 +7,7 @@ import type { AbciEvent } from '../../abci/types.js';
 import { toHexUpper } from '../../crypto/encoding.js';
 import { txHash } from '../../types/txs.js';
 import type { Subscription } from '../../events/subscription.js';
-import { attrOf, packetOfEvent } from '../../ibc/handler.js';
+import { attrOf, packetOfEvent } from '../../ibc/ibc-events.js';
 import { decodePacketData, denomAfterHop, denomHashHex, ibcDenom, parseAck, parseDenomPath } from '../../ibc/keys.js';
 import type { PacketChainTx, PacketLifecycle } from '../../rpc/routing/transfer-status.js';
 

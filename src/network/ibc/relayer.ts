@@ -20,115 +20,39 @@
  * chain verifies it (src/ibc/proofs.ts).
  */
 import { exactSizeBuffers } from '../../codec/cosmjs-types.js';
-import type { Logger } from 'pino';
-import { Any } from 'cosmjs-types/google/protobuf/any';
-import { Order, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
-import type { Height } from 'cosmjs-types/ibc/core/client/v1/client';
-import { ClientState as TmClientState } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
-import type { ResponseCheckTx, AbciEvent, RequestQuery, ResponseQuery } from '../../abci/types.js';
-import { toBech32 } from '../../crypto/bech32.js';
-import { toHexUpper } from '../../crypto/encoding.js';
-import { sha256 } from '../../crypto/hash.js';
+import type { Packet } from 'cosmjs-types/ibc/core/channel/v1/channel';
+import type { AbciEvent } from '../../abci/types.js';
 import type { Subscription } from '../../events/subscription.js';
-import type { Header, Commit } from '../../types/block.js';
 import { timestampToNs } from '../../types/time.js';
-import type { ValidatorSet } from '../../types/validator-set.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
-import { attrOf, elapsed, packetOfEvent } from '../../ibc/handler.js';
-import { hostKeys, IBC_STORE_KEY, ICS20_VERSION, TRANSFER_PORT } from '../../ibc/keys.js';
-import { clientStateOf, consensusStateOf, tmHeaderAny, tmHeaderOf } from '../../ibc/light-client.js';
-import { encodeIbcMsg, type IbcMsg } from '../../ibc/msgs.js';
-import { encodeMerkleProof } from '../../ibc/proofs.js';
-import { signRelayTx, type RelayerKey } from './relayer-key.js';
+import { elapsed } from '../../ibc/channel-ends.js';
+import { attrOf, packetOfEvent } from '../../ibc/ibc-events.js';
+import { hostKeys } from '../../ibc/keys.js';
+import type { IbcMsg } from '../../ibc/msgs.js';
+import { openPath } from './open-path.js';
+import { RelayTxSender } from './relay-tx.js';
+import { height, type End, type RelayChain, type RelayerOptions, type RelayerStatus, type TrackedPacket } from './relay-types.js';
 import { findOpenPath, inFlightPackets, type TxEventSearch } from './resume.js';
 
 exactSizeBuffers();
 
-/** What the relayer needs of one chain. */
-export interface RelayChain {
-  chainId: string;
-  bech32Prefix: string;
-  feeDenom: string;
-  key: RelayerKey;
-  /** Fee per unit of gas the chain accepts now. */
-  gasPrice(): bigint;
-  ibcStore(): IbcStore;
-  accountNumber(address: Uint8Array): Promise<bigint>;
-  accountSequence(address: Uint8Array): Promise<bigint>;
-  broadcastTx(tx: Uint8Array): Promise<ResponseCheckTx>;
-  subscribe(query: string, subscriber?: string): Subscription;
-  height(): number;
-  /** The header and commit of a committed height, and the validator set that signed it. */
-  signedHeader(height: number): Promise<{ header: Header; commit: Commit; validators: ValidatorSet } | undefined>;
-  /** The events of committed txs matching a tx_search query: a restarted relayer finds the packets in flight there. */
-  txEvents?: TxEventSearch;
-  /** The chain's ABCI Query (`/store/ibc/key` with `prove`: the proofs an outside relayer reads through `abci_query`). */
-  query(req: RequestQuery): Promise<ResponseQuery>;
-  /** Produces one block now: a proof of height h's state needs header h + 1, which an idle automine chain never makes. */
-  mine(): Promise<void>;
-}
-
-export interface RelayerOptions {
-  /** 'block': relay after every block of either chain (default); 'manual': only on flush(). */
-  mode?: 'block' | 'manual';
-  logger?: Logger;
-  /** Gas limit of a relayer tx (default 2 000 000). */
-  gasLimit?: bigint;
-  /**
-   * How long a relay tx may wait for its block (default 60 s). Past it (the tx was dropped from the
-   * mempool: a devnet revert or drop), the relayer takes the account's sequence from the chain again
-   * and the packets are relayed on a later round.
-   */
-  inclusionTimeoutMs?: number;
-}
-
-interface End {
-  chain: RelayChain;
-  clientId: string;
-  connectionId: string;
-  channelId: string;
-  sequence: bigint;
-  accountNumber: bigint;
-}
-
-interface TrackedPacket {
-  packet: Packet;
-  /** The ack the destination wrote, once seen. */
-  ack?: Uint8Array;
-}
-
-export interface RelayerStatus {
-  paused: boolean;
-  mode: 'block' | 'manual';
-  paths: { chainA: string; chainB: string; channelA: string; channelB: string; connectionA: string; connectionB: string; clientA: string; clientB: string }[];
-  pending: { fromChainId: string; sequence: string; stage: 'receive' | 'acknowledge' | 'timeout' }[];
-}
-
 /** Packet messages per relay tx: well inside its gas limit (a receive costs ≈ 11 000 gas here). */
 const MAX_MSGS_PER_TX = 50;
-
-const height = (h: number): Height => ({ revisionNumber: 0n, revisionHeight: BigInt(h) });
 
 export class Relayer {
   private a!: End;
   private b!: End;
   private readonly subs: Subscription[] = [];
-  /** The subscriptions of txs waiting for their block: cancelled at stop (a halted chain never answers). */
-  private readonly waiting = new Set<Subscription>();
   /** Packets by `<source chain id>/<sequence>` (one channel per chain pair). */
   private readonly packets = new Map<string, TrackedPacket & { from: 'a' | 'b' }>();
   private running: Promise<void> = Promise.resolve();
   private scheduled = false;
   private stopped = false;
-  private signalStop: () => void = () => undefined;
-  /** Resolves at stop(): a block the relayer asked a halted chain for is not waited for past it. */
-  private readonly stopSignal = new Promise<void>((resolve) => (this.signalStop = resolve));
   private _paused = false;
   /** Set once both channel ends are open. */
   private open_ = false;
   readonly mode: 'block' | 'manual';
-  private readonly gasLimit: bigint;
-  private readonly inclusionTimeoutMs: number;
+  private readonly sender: RelayTxSender;
 
   constructor(
     private readonly chainA: RelayChain,
@@ -136,8 +60,7 @@ export class Relayer {
     private readonly opts: RelayerOptions = {},
   ) {
     this.mode = opts.mode ?? 'block';
-    this.gasLimit = opts.gasLimit ?? 2_000_000n;
-    this.inclusionTimeoutMs = opts.inclusionTimeoutMs ?? 60_000;
+    this.sender = new RelayTxSender(opts.gasLimit ?? 2_000_000n, opts.inclusionTimeoutMs ?? 60_000, opts.logger);
   }
 
   get paused(): boolean {
@@ -196,150 +119,7 @@ export class Relayer {
       if (this.mode === 'block') this.schedule();
       return;
     }
-    // Clients of each other, from each chain's latest signed header.
-    for (const [self, other] of [
-      [this.a, this.b],
-      [this.b, this.a],
-    ] as const) {
-      const sh = await this.latestSigned(other.chain);
-      const events = await this.submit(self, [
-        {
-          kind: 'createClient',
-          m: {
-            clientState: clientStateOf(other.chain.chainId, BigInt(sh.header.height)),
-            consensusState: consensusStateOf(sh.header),
-            signer: this.signer(self),
-          },
-        },
-      ]);
-      self.clientId = attr(events, 'create_client', 'client_id');
-    }
-    const conn = await this.submit(this.a, [
-      {
-        kind: 'connOpenInit',
-        m: {
-          clientId: this.a.clientId,
-          counterparty: { clientId: this.b.clientId, connectionId: '', prefix: { keyPrefix: new TextEncoder().encode('ibc') } },
-          version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] },
-          delayPeriod: 0n,
-          signer: this.signer(this.a),
-        },
-      },
-    ]);
-    this.a.connectionId = attr(conn, 'connection_open_init', 'connection_id');
-    const tryEv = await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
-      {
-        kind: 'connOpenTry',
-        m: {
-          clientId: this.b.clientId,
-          previousConnectionId: '',
-          counterparty: { clientId: this.a.clientId, connectionId: this.a.connectionId, prefix: { keyPrefix: new TextEncoder().encode('ibc') } },
-          delayPeriod: 0n,
-          counterpartyVersions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }],
-          proofHeight,
-          proofInit: await this.prove(this.a, hostKeys.connection(this.a.connectionId), at),
-          proofClient: new Uint8Array(0),
-          proofConsensus: new Uint8Array(0),
-          consensusHeight: height(0),
-          signer: this.signer(this.b),
-          hostConsensusStateProof: new Uint8Array(0),
-        },
-      },
-    ]);
-    this.b.connectionId = attr(tryEv, 'connection_open_try', 'connection_id');
-    await this.withUpdate(this.a, this.b, async (proofHeight, at) => [
-      {
-        kind: 'connOpenAck',
-        m: {
-          connectionId: this.a.connectionId,
-          counterpartyConnectionId: this.b.connectionId,
-          version: { identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] },
-          proofHeight,
-          proofTry: await this.prove(this.b, hostKeys.connection(this.b.connectionId), at),
-          proofClient: new Uint8Array(0),
-          proofConsensus: new Uint8Array(0),
-          consensusHeight: height(0),
-          signer: this.signer(this.a),
-          hostConsensusStateProof: new Uint8Array(0),
-        },
-      },
-    ]);
-    await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
-      {
-        kind: 'connOpenConfirm',
-        m: {
-          connectionId: this.b.connectionId,
-          proofAck: await this.prove(this.a, hostKeys.connection(this.a.connectionId), at),
-          proofHeight,
-          signer: this.signer(this.b),
-        },
-      },
-    ]);
-    // The transfer channel.
-    const chanInit = await this.submit(this.a, [
-      {
-        kind: 'chanOpenInit',
-        m: {
-          portId: TRANSFER_PORT,
-          channel: {
-            state: ChanState.STATE_INIT,
-            ordering: Order.ORDER_UNORDERED,
-            counterparty: { portId: TRANSFER_PORT, channelId: '' },
-            connectionHops: [this.a.connectionId],
-            version: ICS20_VERSION,
-          },
-          signer: this.signer(this.a),
-        },
-      },
-    ]);
-    this.a.channelId = attr(chanInit, 'channel_open_init', 'channel_id');
-    const chanTry = await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
-      {
-        kind: 'chanOpenTry',
-        m: {
-          portId: TRANSFER_PORT,
-          previousChannelId: '',
-          channel: {
-            state: ChanState.STATE_TRYOPEN,
-            ordering: Order.ORDER_UNORDERED,
-            counterparty: { portId: TRANSFER_PORT, channelId: this.a.channelId },
-            connectionHops: [this.b.connectionId],
-            version: ICS20_VERSION,
-          },
-          counterpartyVersion: ICS20_VERSION,
-          proofInit: await this.prove(this.a, hostKeys.channel(TRANSFER_PORT, this.a.channelId), at),
-          proofHeight,
-          signer: this.signer(this.b),
-        },
-      },
-    ]);
-    this.b.channelId = attr(chanTry, 'channel_open_try', 'channel_id');
-    await this.withUpdate(this.a, this.b, async (proofHeight, at) => [
-      {
-        kind: 'chanOpenAck',
-        m: {
-          portId: TRANSFER_PORT,
-          channelId: this.a.channelId,
-          counterpartyChannelId: this.b.channelId,
-          counterpartyVersion: ICS20_VERSION,
-          proofTry: await this.prove(this.b, hostKeys.channel(TRANSFER_PORT, this.b.channelId), at),
-          proofHeight,
-          signer: this.signer(this.a),
-        },
-      },
-    ]);
-    await this.withUpdate(this.b, this.a, async (proofHeight, at) => [
-      {
-        kind: 'chanOpenConfirm',
-        m: {
-          portId: TRANSFER_PORT,
-          channelId: this.b.channelId,
-          proofAck: await this.prove(this.a, hostKeys.channel(TRANSFER_PORT, this.a.channelId), at),
-          proofHeight,
-          signer: this.signer(this.b),
-        },
-      },
-    ]);
+    await openPath(this.sender, this.a, this.b);
     this.opts.logger?.info({ a: A.chainId, b: B.chainId, channelA: this.a.channelId, channelB: this.b.channelId }, 'ibc channel open');
     this.open_ = true;
     if (this.mode === 'block') this.schedule();
@@ -430,9 +210,8 @@ export class Relayer {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.signalStop();
+    this.sender.stop();
     for (const s of this.subs) s.cancel('relayer stopped');
-    for (const s of this.waiting) s.cancel('relayer stopped');
     await this.running.catch(() => undefined);
   }
 
@@ -515,7 +294,7 @@ export class Relayer {
           if (!view.store.has(hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence))) continue;
           toSrc.push({
             kind: 'acknowledgement',
-            m: { packet: p, acknowledgement: t.ack, proofAcked: new Uint8Array(0), proofHeight: height(0), signer: this.signer(src) },
+            m: { packet: p, acknowledgement: t.ack, proofAcked: new Uint8Array(0), proofHeight: height(0), signer: this.sender.signer(src) },
           });
           ending.push(key);
           continue;
@@ -525,20 +304,25 @@ export class Relayer {
         if (timedOutAt(p, view.height, view.timeNs)) {
           toSrc.push({
             kind: 'timeout',
-            m: { packet: p, proofUnreceived: new Uint8Array(0), proofHeight: height(0), nextSequenceRecv: 0n, signer: this.signer(src) },
+            m: { packet: p, proofUnreceived: new Uint8Array(0), proofHeight: height(0), nextSequenceRecv: 0n, signer: this.sender.signer(src) },
           });
           ending.push(key);
         } else if (!this.willTimeOut(p, dst)) {
-          toDst.push({ kind: 'recvPacket', m: { packet: p, proofCommitment: new Uint8Array(0), proofHeight: height(0), signer: this.signer(dst) } });
+          toDst.push({ kind: 'recvPacket', m: { packet: p, proofCommitment: new Uint8Array(0), proofHeight: height(0), signer: this.sender.signer(dst) } });
         }
       }
       // At most MAX_MSGS_PER_TX packet messages a tx (a tx has a gas limit); one direction failing does not stop the other.
       try {
         for (let i = 0; i < toDst.length; i += MAX_MSGS_PER_TX)
-          await this.withUpdate(dst, src, (h, at) => Promise.all(toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => this.withProof(m, h, src, at))));
+          await this.sender.withUpdate(dst, src, (h, at) => Promise.all(toDst.slice(i, i + MAX_MSGS_PER_TX).map((m) => this.sender.withProof(m, h, src, at))));
         for (let i = 0; i < toSrc.length; i += MAX_MSGS_PER_TX) {
           // Proven at the height whose store showed no receipt (acknowledgements need no more than it either).
-          await this.withUpdate(src, dst, (h, at) => Promise.all(toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => this.withProof(m, h, dst, at))), view?.height);
+          await this.sender.withUpdate(
+            src,
+            dst,
+            (h, at) => Promise.all(toSrc.slice(i, i + MAX_MSGS_PER_TX).map((m) => this.sender.withProof(m, h, dst, at))),
+            view?.height,
+          );
           for (const key of ending.slice(i, i + MAX_MSGS_PER_TX)) this.packets.delete(key);
         }
       } catch (err) {
@@ -564,145 +348,6 @@ export class Relayer {
   private willTimeOut(p: Packet, dst: End): boolean {
     return p.timeoutHeight.revisionHeight !== 0n && BigInt(dst.chain.height()) + 1n >= p.timeoutHeight.revisionHeight;
   }
-
-  /**
-   * A tx on `self`: its client of `other` updated when needed, then the messages, built with the
-   * proof height and the height whose state their proofs show (proof height − 1: a header commits
-   * to the app hash of the block before it). The proven state must be at least `other`'s committed
-   * height now (or `state`): when the client knows no header after it, `other` is updated to its
-   * latest header, after one more block of `other` if it has none yet (an idle automine chain).
-   */
-  private async withUpdate(self: End, other: End, msgs: (proofHeight: Height, queryHeight: number) => Promise<IbcMsg[]>, state?: number): Promise<AbciEvent[]> {
-    const cs = TmClientState.decode(Any.decode(self.chain.ibcStore().get(hostKeys.clientState(self.clientId))!).value);
-    const trusted = Number(cs.latestHeight.revisionHeight);
-    const need = (state ?? other.chain.height()) + 1;
-    const update: IbcMsg[] = [];
-    let proofHeight = cs.latestHeight;
-    if (trusted < need) {
-      if (other.chain.height() < need) {
-        await Promise.race([other.chain.mine(), this.stopSignal]);
-        if (this.stopped) throw new Error('relayer stopped');
-      }
-      const latest = other.chain.height();
-      const target = await other.chain.signedHeader(latest);
-      const base = await other.chain.signedHeader(trusted);
-      if (!target || !base) throw new Error(`relayer: no signed header of ${other.chain.chainId} at ${latest} or ${trusted}`);
-      const header = tmHeaderOf({
-        header: target.header,
-        commit: target.commit,
-        validators: target.validators,
-        trustedHeight: cs.latestHeight,
-        trustedValidators: base.validators,
-      });
-      update.push({ kind: 'updateClient', m: { clientId: self.clientId, clientMessage: tmHeaderAny(header), signer: this.signer(self) } });
-      proofHeight = { revisionNumber: cs.latestHeight.revisionNumber, revisionHeight: BigInt(latest) };
-    }
-    return this.submit(self, [...update, ...(await msgs(proofHeight, Number(proofHeight.revisionHeight) - 1))]);
-  }
-
-  /** The ICS-23 proof (MerkleProof bytes) of `key` in `end`'s IBC store at `height`, through its ABCI Query as any relayer asks it. */
-  private async prove(end: End, key: string, height: number): Promise<Uint8Array> {
-    const r = await end.chain.query({ path: `/store/${IBC_STORE_KEY}/key`, data: new TextEncoder().encode(key), height, prove: true });
-    if (r.code !== 0 || !r.proofOps) throw new Error(`relayer: no proof of ${key} at height ${height} of ${end.chain.chainId}: ${r.log}`);
-    return encodeMerkleProof(r.proofOps.map((op) => op.data));
-  }
-
-  /** A packet message with its proof height and its proof from `from` (the commitment, ack or absent receipt). */
-  private async withProof(m: IbcMsg, h: Height, from: End, at: number): Promise<IbcMsg> {
-    switch (m.kind) {
-      case 'recvPacket': {
-        const p = m.m.packet;
-        return {
-          kind: m.kind,
-          m: { ...m.m, proofHeight: h, proofCommitment: await this.prove(from, hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence), at) },
-        };
-      }
-      case 'acknowledgement': {
-        const p = m.m.packet;
-        return {
-          kind: m.kind,
-          m: { ...m.m, proofHeight: h, proofAcked: await this.prove(from, hostKeys.ack(p.destinationPort, p.destinationChannel, p.sequence), at) },
-        };
-      }
-      case 'timeout': {
-        const p = m.m.packet;
-        return {
-          kind: m.kind,
-          m: { ...m.m, proofHeight: h, proofUnreceived: await this.prove(from, hostKeys.receipt(p.destinationPort, p.destinationChannel, p.sequence), at) },
-        };
-      }
-      default:
-        return m;
-    }
-  }
-
-  private signer(end: End): string {
-    return toBech32(end.chain.bech32Prefix, end.chain.key.address);
-  }
-
-  private async latestSigned(chain: RelayChain) {
-    const sh = await chain.signedHeader(chain.height());
-    if (!sh) throw new Error(`relayer: chain ${chain.chainId} has no signed block yet`);
-    return sh;
-  }
-
-  /** Signs, broadcasts and waits for the tx's block; resolves with its events, throws on a failed tx. */
-  private async submit(end: End, msgs: IbcMsg[]): Promise<AbciEvent[]> {
-    const c = end.chain;
-    for (let attempt = 0; ; attempt++) {
-      const tx = signRelayTx({
-        key: c.key,
-        chainId: c.chainId,
-        accountNumber: end.accountNumber,
-        sequence: end.sequence,
-        msgs: msgs.map(encodeIbcMsg),
-        gasLimit: this.gasLimit,
-        fee: { denom: c.feeDenom, amount: c.gasPrice() * this.gasLimit },
-        memo: 'chainlet-relayer',
-      });
-      const hash = toHexUpper(sha256(tx));
-      if (this.stopped) throw new Error('relayer stopped');
-      const sub = c.subscribe(`tm.event = 'Tx' AND tx.hash = '${hash}'`, `relayer-wait-${hash}`);
-      this.waiting.add(sub);
-      try {
-        const check = await c.broadcastTx(tx);
-        if (check.code !== 0) {
-          const m = /expected (\d+), got/.exec(check.log);
-          if (m && attempt === 0) {
-            end.sequence = BigInt(m[1]!);
-            continue;
-          }
-          throw new Error(`relayer tx refused on ${c.chainId}: ${check.log}`);
-        }
-        end.sequence += 1n;
-        this.opts.logger?.debug({ chainId: c.chainId, hash, msgs: msgs.map((m) => m.kind) }, 'relay tx sent');
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = new Promise<'timeout'>((res) => {
-          timer = setTimeout(() => res('timeout'), this.inclusionTimeoutMs);
-        });
-        const msg = await Promise.race([sub.next(), timedOut]).finally(() => clearTimeout(timer));
-        if (msg === 'timeout') {
-          end.sequence = await c.accountSequence(c.key.address);
-          throw new Error(
-            `relayer: tx ${hash} was not in a block of ${c.chainId} after ${this.inclusionTimeoutMs} ms; the sequence is read again and the packets retried`,
-          );
-        }
-        if (!msg || msg.data.type !== 'Tx') throw new Error(`relayer: no result for tx ${hash} on ${c.chainId}`);
-        const r = msg.data.value.txResult.result;
-        if (r.code !== 0) throw new Error(`relayer tx failed on ${c.chainId} (code ${r.code}): ${r.log}`);
-        return r.events;
-      } finally {
-        this.waiting.delete(sub);
-        sub.cancel('done');
-      }
-    }
-  }
-}
-
-function attr(events: AbciEvent[], type: string, key: string): string {
-  const v = events.find((e) => e.type === type)?.attributes.find((a) => a.key === key)?.value;
-  if (v === undefined) throw new Error(`relayer: no ${type}.${key} in the tx's events`);
-  return v;
 }
 
 /** Whether `p` has timed out on a destination at `height` with block time `timeNs`, by the destination's own rule. */

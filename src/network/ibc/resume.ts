@@ -10,7 +10,7 @@ import { Channel, State as ChanState, type Packet } from 'cosmjs-types/ibc/core/
 import { ConnectionEnd } from 'cosmjs-types/ibc/core/connection/v1/connection';
 import { ClientState as TmClientState } from 'cosmjs-types/ibc/lightclients/tendermint/v1/tendermint';
 import type { AbciEvent } from '../../abci/types.js';
-import { attrOf, packetOfEvent } from '../../ibc/handler.js';
+import { attrOf, packetOfEvent } from '../../ibc/ibc-events.js';
 import type { IbcStore } from '../../ibc/ibc-store.js';
 import { hostKeys, TRANSFER_PORT } from '../../ibc/keys.js';
 

@@ -29,7 +29,8 @@ import { DEFAULT_MAX_BODY, parseRoutingAddress, startRoutingServer, type Routing
 import { monotonicMs } from '../../rpc/routing/token-bucket.js';
 import { timestampFromMs, type Timestamp } from '../../types/time.js';
 import { openHomeApp, serveApp } from '../abci-app.js';
-import { ethEnvOf, evmRoutingChainOf } from '../rpc-wiring.js';
+import { ethEnvOf } from '../rpc-eth.js';
+import { evmRoutingChainOf } from '../evm-routing-chain.js';
 import { CometRpcClient } from './comet-client.js';
 import { RemoteTxPool } from './remote-txpool.js';
 

@@ -2,7 +2,7 @@
  * What the CometBFT RPC handlers may touch, as CometBFT's rpc/core `Environment`: store readers,
  * indexers, the mempool, the event bus, the app's query and mempool connections, a consensus
  * view, the genesis and the `[rpc]` config. Handlers see nothing else of the node; the composition
- * root fills it once (src/node/rpc-wiring.ts).
+ * root fills it once (src/node/rpc-comet.ts).
  */
 import type { Logger } from 'pino';
 import type { AppConnMempool, AppConnQuery } from '../../abci/application.js';

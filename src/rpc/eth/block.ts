@@ -2,7 +2,7 @@
  * Blocks, headers and block receipts. The EVM view of a CometBFT block (REFERENCE §2.4): the same
  * hash in every method, receipt, log and newHeads notification.
  */
-import type { EvmBlock } from '../../app/evm-view.js';
+import type { EvmBlock } from '../../app/views/evm-view.js';
 import type { BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
 import { formatBlock, formatHeader, formatReceipt, formatTx, type Json } from './format.js';

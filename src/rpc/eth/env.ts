@@ -1,6 +1,6 @@
 /**
  * EthEnv: everything an eth_* handler may touch, as narrow interfaces the composition root builds
- * once from a node (src/node/rpc-wiring.ts; as CometBFT's rpc/core Environment). Handlers never see the node, the consensus engine or
+ * once from a node (src/node/rpc-eth.ts; as CometBFT's rpc/core Environment). Handlers never see the node, the consensus engine or
  * the app object. A node has one env, shared by its HTTP/WS server and every in-process provider,
  * so its stateful parts live here too: filters, call executor, subscriptions, the debug profiler.
  */
@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { ResponseCheckTx } from '../../abci/types.js';
-import type { EvmView } from '../../app/evm-view.js';
+import type { EvmView } from '../../app/views/evm-view.js';
 import type { JsonRpcConfig } from '../../config/types.js';
 import { VERSION } from '../../version.js';
 import type { CallService } from './call-service.js';

@@ -1,5 +1,5 @@
 /**
- * Fee suggestions and history. The base fee evolves per EIP-1559 (app/fee-market.ts); the
+ * Fee suggestions and history. The base fee evolves per EIP-1559 (app/execution/fee-market.ts); the
  * suggested tip is a fixed 1 gwei as local devnets (Anvil, Hardhat) suggest, since one proposer
  * takes every block and any tip is enough.
  */

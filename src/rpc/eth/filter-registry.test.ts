@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EvmBlock, EvmReceipt, EvmView } from '../../app/evm-view.js';
+import type { EvmBlock, EvmReceipt, EvmView } from '../../app/views/evm-view.js';
 import type { EthTxPool } from './env.js';
 import { FilterRegistry } from './filter-registry.js';
 

@@ -5,7 +5,7 @@
  * while filters exist) removes filters not polled for `filter-timeout`.
  */
 import { randomBytes } from 'node:crypto';
-import type { EvmBlock, EvmReceipt, EvmView } from '../../app/evm-view.js';
+import type { EvmBlock, EvmReceipt, EvmView } from '../../app/views/evm-view.js';
 import type { EthTxPool } from './env.js';
 import { ServerError } from './errors.js';
 import type { Json } from './format.js';

@@ -6,7 +6,7 @@
  */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import type { EvmBlock, EvmLog, EvmReceipt } from '../../app/evm-view.js';
+import type { EvmBlock, EvmLog, EvmReceipt } from '../../app/views/evm-view.js';
 import { data, quantity } from './hex.js';
 
 export const EMPTY_UNCLES_HASH = '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347';

@@ -5,12 +5,12 @@
  * `parentHash` (CometBFT's empty last_block_id), so the chain of hashes stays unbroken; its state
  * root is the genesis state, its time the genesis time, its base fee the initial base fee.
  */
-import type { BlockReplay, IbcCallContext } from '../../app/evm-view.js';
+import type { BlockReplay, IbcCallContext } from '../../app/views/evm-view.js';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
-import type { EvmBlock, EvmReceipt, EvmTxLocation, EvmView } from '../../app/evm-view.js';
+import type { EvmBlock, EvmReceipt, EvmTxLocation, EvmView } from '../../app/views/evm-view.js';
 
 const ZERO32 = new Uint8Array(32);
 const EMPTY_TRIE_ROOT = new Uint8Array(Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex'));

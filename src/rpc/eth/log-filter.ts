@@ -5,7 +5,7 @@
  * answer with Cosmos EVM's texts.
  */
 import { keccak256 } from '../../crypto/keccak.js';
-import type { EvmBlock, EvmLog, EvmReceipt, EvmView } from '../../app/evm-view.js';
+import type { EvmBlock, EvmLog, EvmReceipt, EvmView } from '../../app/views/evm-view.js';
 import { blockNumberOf, type BlockRef } from './block-param.js';
 import { GethText, InvalidParamsError, ServerError } from './errors.js';
 import { formatLog, type Json } from './format.js';

@@ -5,7 +5,7 @@
 import { createTx } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EvmBlock, EvmReceipt } from '../../app/evm-view.js';
+import type { EvmBlock, EvmReceipt } from '../../app/views/evm-view.js';
 import type { EthEnv } from './env.js';
 import { formatLog, formatTx } from './format.js';
 import { subscribe } from './pubsub.js';

@@ -4,7 +4,7 @@
  *   {"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":id,"result":…}}
  * and a session's subscriptions end with its connection.
  */
-import type { EvmBlock, EvmLog, EvmReceipt } from '../../app/evm-view.js';
+import type { EvmBlock, EvmLog, EvmReceipt } from '../../app/views/evm-view.js';
 import type { EthEnv } from './env.js';
 import { EthRpcError, InvalidParamsError, NotSupportedError } from './errors.js';
 import { formatHeader, formatLog, formatTx } from './format.js';

@@ -7,7 +7,7 @@
  * - a number above the head: `null` for block lookups, geth's "header not found" for state;
  * - a hash: the block with that CometBFT hash, else null / "header not found".
  */
-import type { EvmBlock } from '../../app/evm-view.js';
+import type { EvmBlock } from '../../app/views/evm-view.js';
 import type { BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
 import type { ExecutionPoint } from './exec/call-executor.js';

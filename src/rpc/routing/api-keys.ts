@@ -215,7 +215,7 @@ export function apiKeysPath(home: string): string {
 
 /**
  * The store for a home folder (file) or for a home-less node (memory). A node opens its own at first
- * use (`getApiKeyStore(node)` in src/node/rpc-wiring.ts), so two nodes never share keys.
+ * use (`getApiKeyStore(node)` in src/node/rpc-routing.ts), so two nodes never share keys.
  */
 export function openApiKeyStore(home: string | undefined): ApiKeyStore {
   return home ? new FileApiKeyStore(apiKeysPath(home)) : new MemoryApiKeyStore();

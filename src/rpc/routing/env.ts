@@ -1,7 +1,7 @@
 /**
  * The narrow environment routing handlers see: the hosted chain's identity, balances, CheckTx,
  * tx lookups and block summaries. The composition root builds it once from the node's parts
- * (src/node/rpc-wiring.ts); handlers never touch the node itself.
+ * (src/node/rpc-routing.ts); handlers never touch the node itself.
  */
 import type { Logger } from 'pino';
 import type { ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
@@ -94,7 +94,7 @@ export interface BlockSummary {
 /**
  * One chain as the routing API sees it: its identity and records, balances, submission and tx
  * lookups. Handlers reach every chain through this interface, so a new chain kind adds one adapter
- * (the composition root builds them: src/node/rpc-wiring.ts). An Ethermint-style chain answers for
+ * (the composition root builds them: src/node/evm-routing-chain.ts). An Ethermint-style chain answers for
  * two chain ids, its Cosmos and its EVM face.
  */
 export interface RoutingChain {

@@ -8,7 +8,7 @@
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util';
-import type { EvmReceipt } from '../../app/evm-view.js';
+import type { EvmReceipt } from '../../app/views/evm-view.js';
 import { bytesEqual, fromHex, toHex } from '../../crypto/encoding.js';
 import { RoutingConfigError } from './errors.js';
 import { Erc20ReadError, isErc20TransferLog, readErc20Metadata, type ContractCalls, type Erc20Metadata } from './erc20-read.js';

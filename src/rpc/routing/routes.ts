@@ -11,6 +11,8 @@ import {
   decodeIbcOriginAssetsBody,
   decodeRecommendAssetsBody,
   decodeVenuesQuery,
+} from './assets-decode.js';
+import {
   handleAssets,
   handleAssetsBetweenChains,
   handleAssetsFromSource,
@@ -18,7 +20,7 @@ import {
   handleIbcOriginAssets,
   handleRecommendAssets,
   handleVenues,
-} from './assets.js';
+} from './assets-handlers.js';
 import { handleBalances } from './balances.js';
 import { handleChains, LOGO_PATH } from './chains.js';
 import type { Reply, RouteContext } from './context.js';

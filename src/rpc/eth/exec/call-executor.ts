@@ -1,6 +1,6 @@
 /**
  * What eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 run on: a small pool of
- * EVMs built by the chain's EVM factory (app/evm-runtime.ts: its precompiles, BLOCKHASH from the
+ * EVMs built by the chain's EVM factory (app/execution/evm-runtime.ts: its precompiles, BLOCKHASH from the
  * stored blocks) on one copy of its Common (hooks installed once per EVM), memoised state readers
  * for recent heights, and the ethereumjs Block of each height's environment. Each execution
  * borrows an EVM for its whole run, so a call that yields (a long loop) never shares its EVM.
@@ -10,8 +10,8 @@
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Address } from '@ethereumjs/util';
-import { createChainEvm, ViewBlockHashes } from '../../../app/evm-runtime.js';
-import type { EvmView } from '../../../app/evm-view.js';
+import { createChainEvm, ViewBlockHashes } from '../../../app/execution/evm-runtime.js';
+import type { EvmView } from '../../../app/views/evm-view.js';
 import { EvmHooks } from './evm-hooks.js';
 import { OverlayState } from './overlay-state.js';
 import type { PooledEvm } from './run-message.js';

@@ -13,7 +13,7 @@
  * Validation failures throw CallValidationError (geth's text); EVM failures are results.
  */
 import { isIcs20Precompile, type Ics20Context } from '../../../ibc/ics20-precompile.js';
-import type { IbcCallContext } from '../../../app/evm-view.js';
+import type { IbcCallContext } from '../../../app/views/evm-view.js';
 import type { Block } from '@ethereumjs/block';
 import type { EVM, Log } from '@ethereumjs/evm';
 import { Account, Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, ethHash, startTraceChain, type TraceChain } from '../../../../test/helpers/trace-chain.js';
 import { erc20BalanceOfData, erc20TransferData } from '../../../app/fixtures/erc20.js';
 import { EthDispatcher } from '../dispatcher.js';
-import { createEip1193Provider } from '../../../node/rpc-wiring.js';
+import { createEip1193Provider } from '../../../node/rpc-eth.js';
 import type { EthEnv } from '../env.js';
 import { EthRpcError } from '../errors.js';
 import { ETH_ROUTES } from '../routes.js';

@@ -4,13 +4,13 @@
  *
  *   keystore account (personal_sendTransaction, or unlocked)  → its decrypted key signs
  *   impersonated address (anvil_impersonateAccount)           → signed with a throw-away key, then
- *        re-signed with the impersonation marker (src/app/impersonation.ts) as it is submitted
+ *        re-signed with the impersonation marker (src/app/execution/impersonation.ts) as it is submitted
  *
  * eth_sendTransaction uses `senderEnvFor(env, from)` for a `from` that is not a dev account.
  */
 import { createTxFromRLP, type TypedTxData } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import { impersonatedTx } from '../../../app/impersonation.js';
+import { impersonatedTx } from '../../../app/execution/impersonation.js';
 import type { DevSigner, EthEnv } from '../env.js';
 import { servicesOf } from './services.js';
 

@@ -1,6 +1,6 @@
 /**
  * What the personal, admin, miner and devnet handlers reach beyond EthEnv, as one narrow object
- * the composition root builds from the node (src/node/rpc-wiring.ts adds it as `env.namespaces`).
+ * the composition root builds from the node (src/node/rpc-eth.ts adds it as `env.namespaces`).
  * The node's DevnetControl and Keystore implement DevnetService and KeystoreService. The eth server sets
  * `listeners` once its listeners run, so admin_start/stopHTTP/WS can drive them.
  */
@@ -105,6 +105,6 @@ export interface NamespaceServices {
 /** The services of an env (-32603 with a clear text when the env was built without them). */
 export function servicesOf(env: EthEnv): NamespaceServices {
   const s = (env as EthEnv & { namespaces?: NamespaceServices }).namespaces;
-  if (s === undefined) throw new EthRpcError(-32603, 'this eth environment has no namespace services (src/node/rpc-wiring.ts must set env.namespaces)');
+  if (s === undefined) throw new EthRpcError(-32603, 'this eth environment has no namespace services (src/node/rpc-eth.ts must set env.namespaces)');
   return s;
 }

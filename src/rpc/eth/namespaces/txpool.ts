@@ -5,7 +5,7 @@
  * them; a tx is the RPC transaction object of a pending tx (block fields null, gasPrice = fee cap).
  *
  * The mempool is read through `env.txpool.content()` (EthTxPool gains `content` when this
- * namespace is wired: `content: () => node.internals.mempool.content()` in src/node/rpc-wiring.ts).
+ * namespace is wired: `content: () => node.internals.mempool.content()` in src/node/rpc-eth.ts).
  */
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, toChecksumAddress } from '@ethereumjs/util';
