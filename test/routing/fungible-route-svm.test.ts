@@ -112,4 +112,21 @@ describe('/v2/fungible/msgs on the SVM chain', () => {
     });
     expect(bad.body).toMatchObject({ code: 3, message: expect.stringMatching(/base58/) });
   });
+
+  it("routes between two names of SOL (the SVM adapter's sameDenom), and not to a mint", async () => {
+    const route = (source: string, dest: string) =>
+      post('/v2/fungible/route', {
+        amount_in: '1',
+        source_asset_denom: source,
+        source_asset_chain_id: svm.chainId,
+        dest_asset_denom: dest,
+        dest_asset_chain_id: svm.chainId,
+      });
+    const aliases = await route('SOL', 'solana-native');
+    expect(aliases.status).toBe(200);
+    expect(aliases.body).toMatchObject({ amount_out: '1' });
+    const toMint = await route('sol', svm.ledger.mint);
+    expect(toMint.status).toBe(404);
+    expect(toMint.body).toMatchObject({ code: 5, message: expect.stringMatching(/no swap venues/) });
+  });
 });

@@ -75,6 +75,7 @@ export function svmRoutingChain(chain: SvmChain): RoutingChain {
       if (!mint) return undefined;
       return unsignedSvmTransfer({ from, to, amount, blockhash: ledger.latestBlockhash(), mint: { address: denom, decimals: mint.decimals } });
     },
+    sameDenom: (a, b) => NATIVE.has(a) && NATIVE.has(b),
     parseHolder(address, chainId) {
       let bytes: Uint8Array | undefined;
       try {

@@ -115,6 +115,8 @@ export interface RoutingChain {
    * form (an SVM chain: a base64 transaction for the sender to sign). Undefined for an unknown denom.
    */
   unsignedTransfer?(from: string, to: string, denom: string, amount: bigint): Promise<string | undefined>;
+  /** Whether two denom names name one denom on this chain (an SVM chain: `SOL`, `sol`, `solana-native`…). */
+  sameDenom?(a: string, b: string): boolean;
   /** An IBC voucher's (`ibc/<hash>`) balance and its base denom, on a chain with IBC. */
   voucherBalance?(holder: Uint8Array, denom: string): Promise<{ amount: bigint; base: string } | undefined>;
   /**

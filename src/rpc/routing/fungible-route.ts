@@ -137,8 +137,7 @@ async function plan(env: RoutingEnv, r: RouteRequest): Promise<Plan> {
     new NotFoundError(`no route found from ${r.sourceDenom} on ${r.sourceChainId} to ${r.destDenom} on ${r.destChainId}: ${why}`);
   if (src.type === 'svm' || dst.type === 'svm') {
     if (src.rc !== dst.rc) throw noRoute('the SVM chain has no bridge to the other chains of this network');
-    const solAliases = new Set(['sol', 'SOL', 'solana-native']);
-    const same = r.sourceDenom === r.destDenom || (solAliases.has(r.sourceDenom) && solAliases.has(r.destDenom));
+    const same = r.sourceDenom === r.destDenom || src.rc.sameDenom?.(r.sourceDenom, r.destDenom) === true;
     if (!same) throw noRoute('this network has no swap venues');
     return { kind: 'svm_send', src, dst, denom: r.sourceDenom, amount: r.amount };
   }
