@@ -5,7 +5,8 @@
  */
 import { MemoryLevel } from 'memory-level';
 import { describe, expect, it } from 'vitest';
-import { levelNodeDb, writeOps, type IavlSublevel, type NodeBatch } from '../store/iavl/index.js';
+import { EMPTY_ROOT, levelNodeDb, writeOps, type IavlSublevel, type NodeBatch } from '../store/iavl/index.js';
+import { commitInfoRoot } from '../store/multistore.js';
 import { AppStores, evmAppHash } from './app-stores.js';
 
 const utf8 = new TextEncoder();
@@ -78,9 +79,17 @@ describe('AppStores', () => {
     expect(Buffer.from((await again.rootsAt(10))!.get('ibc')!).toString('hex')).toBe(Buffer.from((await s.rootsAt(10))!.get('ibc')!).toString('hex'));
   });
 
-  it("keeps an EVM chain's app hash its state root until the IBC store has an entry", () => {
+  it("makes the EVM chain's app hash the multistore root over evm and ibc from genesis on (an empty IBC store: the empty tree's root)", () => {
     const root = new Uint8Array(32).fill(7);
-    expect(evmAppHash(root, undefined)).toBe(root);
-    expect(Buffer.from(evmAppHash(root, new Uint8Array(32).fill(1))).equals(Buffer.from(root))).toBe(false);
+    const stores = (ibc: Uint8Array) =>
+      commitInfoRoot(
+        new Map([
+          ['evm', root],
+          ['ibc', ibc],
+        ]),
+      );
+    expect(Buffer.from(evmAppHash(root, undefined)).equals(Buffer.from(root))).toBe(false);
+    expect(Buffer.from(evmAppHash(root, undefined)).equals(Buffer.from(stores(EMPTY_ROOT)))).toBe(true);
+    expect(Buffer.from(evmAppHash(root, new Uint8Array(32).fill(1))).equals(Buffer.from(stores(new Uint8Array(32).fill(1))))).toBe(true);
   });
 });

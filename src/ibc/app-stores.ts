@@ -249,16 +249,15 @@ export async function queryStore(stores: AppStores, req: RequestQuery, latest: n
 export const EVM_STORE = 'evm';
 
 /**
- * The EVM chain's app hash: the commit info root over `evm` (the state root) and `ibc` (the IBC
- * tree's root) once the IBC store has entries; before that, the state root alone (an EVM chain no
- * IBC message ever reached keeps the app hash it always had).
+ * The EVM chain's app hash, as Cosmos EVM commits it: the commit info root over `evm` (the
+ * Ethereum state root as that store's value) and `ibc` (the IBC tree's root; an IBC store nothing
+ * was written to has the empty tree's root), from genesis on.
  */
 export function evmAppHash(stateRoot: Uint8Array, ibcRoot: Uint8Array | undefined): Uint8Array {
-  if (ibcRoot === undefined || ibcRoot.length === 0 || bytesEqual(ibcRoot, EMPTY_ROOT)) return stateRoot;
   return commitInfoRoot(
     new Map([
       [EVM_STORE, stateRoot],
-      [IBC_STORE_KEY, ibcRoot],
+      [IBC_STORE_KEY, ibcRoot === undefined || ibcRoot.length === 0 ? EMPTY_ROOT : ibcRoot],
     ]),
   );
 }

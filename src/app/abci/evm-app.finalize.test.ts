@@ -8,6 +8,7 @@ import { Bloom, createVM } from '@ethereumjs/vm';
 import { createContractAddress } from '@ethereumjs/util';
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import { decodeMsgEthereumTxResponse, MSG_ETHEREUM_TX_RESPONSE_TYPE_URL } from '../../codec/cosmos-evm/tx-msg-data.js';
+import { evmAppHash } from '../../ibc/app-stores.js';
 
 const RECIPIENT = '0x000000000000000000000000000000000000beef';
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -19,7 +20,7 @@ async function balanceOf(chain: Awaited<ReturnType<typeof startTestChain>>, a: s
 }
 
 describe('FinalizeBlock', () => {
-  it('executes ETH transfers, returns the state root as app hash and emits Cosmos EVM events', async () => {
+  it('executes ETH transfers, returns the multistore root over the state root as app hash and emits Cosmos EVM events', async () => {
     const chain = await startTestChain();
     const tx0 = signEthTransfer(DEV_KEY_0, RECIPIENT, 1000n, { nonce: 0n });
     const tx1 = signEthTransfer(DEV_KEY_0, RECIPIENT, 2000n, { nonce: 1n, type: 0 });
@@ -30,7 +31,7 @@ describe('FinalizeBlock', () => {
     expect(res.txResults[0]!.gasWanted).toBe(21000);
     expect(await balanceOf(chain, RECIPIENT)).toBe(3000n);
     const block = (await chain.app.evm.getBlock(1))!;
-    expect(res.appHash).toEqual(block.stateRoot);
+    expect(res.appHash).toEqual(evmAppHash(block.stateRoot, undefined));
     expect((await chain.app.info({ version: '', blockVersion: 0, p2pVersion: 0, abciVersion: '' })).lastBlockAppHash).toEqual(res.appHash);
 
     const ev = res.txResults[1]!.events;

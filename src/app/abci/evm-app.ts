@@ -1,7 +1,7 @@
 /**
  * The EVM application behind the ABCI 2.0 interface.
  *
- *   InitChain        app_state.evm → genesis state trie; appHash = state root (init-chain.ts)
+ *   InitChain        app_state.evm → genesis state trie; appHash = the multistore root over evm (state root) and ibc (init-chain.ts)
  *   CheckTx          decode (cached, sender recovered once) → stateless + committed-state checks
  *                    (mempool-check.ts; committed accounts kept in memory, see committed-state.ts)
  *   PrepareProposal  nonce order per sender, tip order across senders, within bytes and gas
@@ -55,7 +55,7 @@ import { DecodedTxCache } from './tx-cache.js';
 import { toPrefixedHex as hex } from '../../crypto/encoding.js';
 import { LevelTrieDB } from '../stores/trie-db.js';
 import { IbcStore } from '../../ibc/ibc-store.js';
-import { queryStore, type AppStores } from '../../ibc/app-stores.js';
+import { evmAppHash, queryStore, type AppStores } from '../../ibc/app-stores.js';
 import { IBC_STORE_KEY } from '../../ibc/keys.js';
 import type { NodeBatch } from '../../store/iavl/index.js';
 import type { BlockSource, EvmAppOptions } from './evm-app-options.js';
@@ -205,7 +205,7 @@ export class EvmApp implements Application {
     this.meta = meta;
     this.rt.committed.advance(root, this.rt.accountWrites.take());
     this.opts.logger?.info({ chainId: config.chainId, accounts: genesis.alloc.length, appHash: hex(root) }, 'evm genesis loaded');
-    return { validators: [], appHash: root };
+    return { validators: [], appHash: evmAppHash(root, undefined) };
   }
 
   async prepareProposal(req: RequestPrepareProposal): Promise<ResponsePrepareProposal> {

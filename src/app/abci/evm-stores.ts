@@ -37,7 +37,7 @@ export function committedRoot(m: AppMeta | undefined): Uint8Array {
   return metaHex(m.lastHeight > 0 ? m.lastAppHash : m.genesisRoot);
 }
 
-/** The consensus app hash of a state root: the EVM root until the IBC store has entries, then the multistore root. */
+/** The consensus app hash of a state root: the multistore root over `evm` (the state root) and `ibc`. */
 export function metaAppHash(m: AppMeta, stateRoot: Uint8Array): Uint8Array {
   return evmAppHash(stateRoot, m.lastIbcRoot ? metaHex(m.lastIbcRoot) : undefined);
 }

@@ -128,7 +128,7 @@ export async function finalizeEvmBlock(ctx: FinalizeContext, req: RequestFinaliz
   if (logger?.isLevelEnabled('debug')) {
     logger.debug({ height: req.height, txs: req.txs.length, gasUsed: exec.gasUsed.toString(), ms: performance.now() - started }, 'evm block executed');
   }
-  // The app hash is the EVM state root until the IBC store has entries; then the multistore root over both.
+  // The app hash is the multistore root over the EVM state root and the IBC tree's root.
   const response = { events: blockEvents(exec.bloom, baseFee), txResults: exec.txResults, validatorUpdates: [], appHash: evmAppHash(stateRoot, ibcRoot) };
   return { response, pending };
 }
