@@ -85,6 +85,21 @@ export async function recvPacket(
   return { result: ResponseResultType.RESPONSE_RESULT_TYPE_SUCCESS };
 }
 
+/**
+ * What an ack and a timeout both start from: the open source channel whose counterparty is the
+ * packet's destination, and the packet's stored commitment (checked against the packet), or
+ * undefined when none is stored any more (already acknowledged or timed out: a no-op).
+ */
+function sentPacket(ctx: IbcExecContext, p: Packet): (ReturnType<typeof openChannelOf> & { key: string }) | undefined {
+  const opened = openChannelOf(ctx, p.sourcePort, p.sourceChannel);
+  checkCounterparty(opened.end, 'destination', p.destinationPort, p.destinationChannel);
+  const key = hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence);
+  const stored = read(ctx, key);
+  if (!stored) return undefined;
+  checkCommitment(stored, p);
+  return { ...opened, key };
+}
+
 export async function acknowledgePacket(
   ctx: IbcExecContext,
   p: Packet,
@@ -93,12 +108,9 @@ export async function acknowledgePacket(
   proofHeight: Height,
   events: AbciEvent[],
 ): Promise<Record<string, unknown>> {
-  const { end, conn } = openChannelOf(ctx, p.sourcePort, p.sourceChannel);
-  checkCounterparty(end, 'destination', p.destinationPort, p.destinationChannel);
-  const key = hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence);
-  const stored = read(ctx, key);
-  if (!stored) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP }; // already acknowledged or timed out
-  checkCommitment(stored, p);
+  const sent = sentPacket(ctx, p);
+  if (!sent) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP }; // already acknowledged or timed out
+  const { end, conn, key } = sent;
   verifyState(
     ctx,
     'acknowledge packet verification failed',
@@ -136,12 +148,9 @@ export async function timeoutPacket(
   proofHeight: Height,
   events: AbciEvent[],
 ): Promise<Record<string, unknown>> {
-  const { end, conn } = openChannelOf(ctx, p.sourcePort, p.sourceChannel);
-  checkCounterparty(end, 'destination', p.destinationPort, p.destinationChannel);
-  const key = hostKeys.commitment(p.sourcePort, p.sourceChannel, p.sequence);
-  const stored = read(ctx, key);
-  if (!stored) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP };
-  checkCommitment(stored, p);
+  const sent = sentPacket(ctx, p);
+  if (!sent) return { result: ResponseResultType.RESPONSE_RESULT_TYPE_NOOP }; // already acknowledged or timed out
+  const { end, conn, key } = sent;
   const consensus = requireProofHeight(ctx, conn.clientId, proofHeight);
   const proofNs = consensus.timestamp ? consensus.timestamp.seconds * 1_000_000_000n + BigInt(consensus.timestamp.nanos) : 0n;
   if (!elapsed(p.timeoutHeight, p.timeoutTimestamp, proofHeight.revisionHeight, proofNs)) {

@@ -64,6 +64,8 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
   const labelNames = ['chain_id'] as const;
   const gauge = (name: string, help: string) => new Gauge({ name: `${ns}${name}`, help, labelNames, registers: [registry] });
   const counter = (name: string, help: string) => new Counter({ name: `${ns}${name}`, help, labelNames, registers: [registry] });
+  const histogram = (name: string, help: string, buckets: number[]) =>
+    new Histogram({ name: `${ns}${name}`, help, labelNames, buckets, registers: [registry] });
   // Read at scrape time, from every chain reporting here.
   const mempools = new Map<string, Mempool>();
   const slots = new Map<string, () => bigint>();
@@ -79,13 +81,7 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
   const numTxs = gauge('consensus_num_txs', 'Number of transactions.');
   const totalTxs = counter('consensus_total_txs', 'Total number of transactions.');
   const blockSize = gauge('consensus_block_size_bytes', 'Size of the block.');
-  const interval = new Histogram({
-    name: `${ns}consensus_block_interval_seconds`,
-    help: 'Time between this and the last block.',
-    labelNames,
-    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10],
-    registers: [registry],
-  });
+  const interval = histogram('consensus_block_interval_seconds', 'Time between this and the last block.', [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10]);
   const mempoolGauge = (name: string, help: string, read: (m: Mempool) => number) =>
     new Gauge({
       name: `${ns}${name}`,
@@ -98,13 +94,7 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
     });
   const mempoolSize = mempoolGauge('mempool_size', 'Number of uncommitted transactions in the mempool.', (m) => m.size());
   const mempoolBytes = mempoolGauge('mempool_size_bytes', 'Total size of the mempool in bytes.', (m) => m.sizeBytes());
-  const txSize = new Histogram({
-    name: `${ns}mempool_tx_size_bytes`,
-    help: 'Transaction sizes in bytes.',
-    labelNames,
-    buckets: [64, 128, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576],
-    registers: [registry],
-  });
+  const txSize = histogram('mempool_tx_size_bytes', 'Transaction sizes in bytes.', [64, 128, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576]);
   const failedTxs = counter('mempool_failed_txs', 'Number of failed transactions.');
   const recheckTimes = counter('mempool_recheck_times', 'Number of times transactions are rechecked in the mempool.');
   const peers = gauge('p2p_peers', 'Number of peers (an in-process network has none).');
@@ -144,13 +134,11 @@ export function createMetricsRegistry(namespace = 'cometbft'): MetricsRegistry {
     [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
   );
   // CometBFT's buckets (1, 11, …, 91 ms).
-  const processing = new Histogram({
-    name: `${ns}state_block_processing_time`,
-    help: 'Time spent processing FinalizeBlock (ms).',
-    labelNames,
-    buckets: Array.from({ length: 10 }, (_, i) => 1 + 10 * i),
-    registers: [registry],
-  });
+  const processing = histogram(
+    'state_block_processing_time',
+    'Time spent processing FinalizeBlock (ms).',
+    Array.from({ length: 10 }, (_, i) => 1 + 10 * i),
+  );
   const cometFamilies = [
     height,
     latestHeight,

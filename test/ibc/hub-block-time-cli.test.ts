@@ -4,20 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_BIN as bin, killAll, spawnCli } from '../helpers/cli.js';
-
-const PORTS0 = [
-  '--rpc.laddr',
-  'tcp://127.0.0.1:0',
-  '--json-rpc.address',
-  '127.0.0.1:0',
-  '--json-rpc.ws-address',
-  '127.0.0.1:0',
-  '--routing.address',
-  '127.0.0.1:0',
-  '--hub-rpc',
-  'tcp://127.0.0.1:0',
-];
+import { CLI_BIN as bin, killAll, PORTS0, spawnCli } from '../helpers/cli.js';
 
 afterEach(killAll);
 
