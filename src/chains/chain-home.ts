@@ -76,6 +76,16 @@ export function chainHomeConfig(home: string | undefined, kind: string): DeepPar
   return files.reduce<DeepPartial<NodeConfig>>((a, o) => mergeConfig(a as NodeConfig, o), {});
 }
 
+/**
+ * A chain's config as its start sees it: the home's files (with a home), then the spec's `config`
+ * over them, as a flag given on the command line wins over the file (the CLI's spec already holds the
+ * file's keys: merging them again changes nothing). So a chain started from code on a home runs on it too.
+ */
+export function specConfigOnHome(home: string | undefined, kind: string, config: DeepPartial<NodeConfig> | undefined): DeepPartial<NodeConfig> | undefined {
+  if (home === undefined) return config;
+  return mergeConfig(chainHomeConfig(home, kind), config);
+}
+
 /** A setting of a chain and where it came from (a flag, or the file's path). */
 export interface ChainSetting<T> {
   value: T;

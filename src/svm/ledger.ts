@@ -8,7 +8,7 @@
  *   blockhash  the last 150 are valid (`BlockhashNotFound` otherwise); LiteSVM's own check is off
  *   replay     every signature is remembered for the window (`AlreadyProcessed`)
  *   records    per tx: slot, block time, fee, pre/post balances, logs, compute units, error, and
- *              the accounts it changed; closed slots become blocks (history.ts)
+ *              the accounts it changed (run-tx.ts); closed slots become blocks (history.ts)
  *   tokens     an owner index of SPL token accounts, kept as txs write them
  *
  * Genesis (genesis.ts): the dev mnemonic's Solana accounts (m/44'/501'/i'/0') hold SOL, and a
@@ -16,7 +16,7 @@
  * home, journal.ts keeps the ledger across restarts and crashes (`save`, `replay*`).
  */
 import { LiteSVM } from 'litesvm';
-import { address as toAddress, getBase58Codec, lamports, type Address } from '@solana/kit';
+import { getBase58Codec, type Address } from '@solana/kit';
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { createHash } from 'node:crypto';
 import { deriveSolanaAccounts, keypairFromSeed, type SolanaKeypair } from './keys.js';
@@ -25,10 +25,10 @@ import { decodeTx } from './tx-decode.js';
 import { blockFromSaved, blockToSaved, putSavedAccount, toSavedAccount, type SvmLedgerState, type SvmSavedAccount } from './saved-state.js';
 import { SvmHistory, type SvmTxRecord } from './history.js';
 import { recordFromJson, recordToJson } from './record-json.js';
-import { lamportsOf, sameAccount, type AccountRead } from './account-state.js';
 import { TokenIndex } from './token-index.js';
 import { fundGenesis } from './genesis.js';
 import { SvmSlots, type SkipListener, type SlotListener } from './slots.js';
+import { creditAirdrop, runTx, SYSTEM_PROGRAM } from './run-tx.js';
 
 export { parseMint, parseTokenAccount } from './spl.js';
 
@@ -36,9 +36,8 @@ export type { SvmBlock, SvmTxRecord } from './history.js';
 export type { SvmLedgerState, SvmSavedAccount } from './saved-state.js';
 export { SvmTxError } from './tx-errors.js';
 
-export const LAMPORTS_PER_SIGNATURE = 5000n;
+export { LAMPORTS_PER_SIGNATURE } from './run-tx.js';
 export { BLOCKHASH_WINDOW, SLOTS_PER_EPOCH } from './slots.js';
-const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 const b58 = getBase58Codec();
 
@@ -239,7 +238,7 @@ export class SvmLedger {
   // ── transactions ──
 
   /**
-   * Checks and executes signed wire bytes; a tx that fails on chain is recorded (it paid its fee).
+   * Checks and executes signed wire bytes (run-tx.ts); a tx that fails on chain is recorded (it paid its fee).
    * No slot closes meanwhile: the tx is recorded in the slot whose blockhash and Clock it ran with.
    */
   send(wire: Uint8Array): SvmTxRecord {
@@ -247,43 +246,12 @@ export class SvmLedger {
   }
 
   private sendIn(wire: Uint8Array, slot: bigint): SvmTxRecord {
-    const { tx, signature, blockhash, accountKeys, writable } = decodeTx(wire);
+    const decoded = decodeTx(wire);
+    const { signature, blockhash, accountKeys } = decoded;
     if (this.seen.has(signature) || this.hist.get(signature))
       throw new SvmTxError('AlreadyProcessed', 'Transaction simulation failed: This transaction has already been processed');
     if (!this.isBlockhashValid(blockhash)) throw new SvmTxError('BlockhashNotFound', 'Transaction simulation failed: Blockhash not found');
-    // Only writable accounts can change: read-only ones (program code included) are not copied twice.
-    const snapshot = (): AccountRead[] => accountKeys.map((k, i) => (writable[i] ? this.svm.getAccount(k as Address) : this.balance(k)));
-    const before = snapshot();
-    const result = this.svm.sendTransaction(tx);
-    const failed = 'err' in result;
-    if (failed) {
-      const err = txErrorJson(result.err());
-      // Errors before execution (signature, fee payer funds) charge nothing and are not recorded.
-      if (typeof err === 'string' && err !== 'InsufficientFundsForRent') throw new SvmTxError(err, `Transaction simulation failed: ${err}`);
-    }
-    const meta = failed ? result.meta() : result;
-    const after = snapshot();
-    const pre = before.map(lamportsOf);
-    const post = after.map(lamportsOf);
-    const signatures = Object.keys(tx.signatures).length;
-    const rec: SvmTxRecord = {
-      signature,
-      slot,
-      blockTime: BigInt(Math.floor(this.now() / 1000)),
-      wire,
-      fee: LAMPORTS_PER_SIGNATURE * BigInt(signatures),
-      accountKeys,
-      preBalances: pre,
-      postBalances: post,
-      logs: meta.logs(),
-      computeUnits: meta.computeUnitsConsumed(),
-      err: failed ? txErrorJson(result.err()) : null,
-      // Only real changes: a failed tx that merely named an account writable leaves it as it was.
-      changed: accountKeys.filter((_, i) => !sameAccount(before[i]!, after[i]!)),
-    };
-    // The fee is what the fee payer paid beyond what the tx moved (priority fees included).
-    const payerDelta = pre[0]! - post[0]!;
-    if (payerDelta >= rec.fee && failed) rec.fee = payerDelta;
+    const rec = runTx(this.svm, decoded, wire, slot, this.now);
     this.seen.set(signature, slot);
     this.remember(rec);
     for (const k of accountKeys) {
@@ -308,38 +276,12 @@ export class SvmLedger {
   airdrop(to: string, amount: bigint): string {
     return this.slots.hold((slot) => this.airdropIn(to, amount, slot));
   }
-
   private airdropIn(to: string, amount: bigint, slot: bigint): string {
-    const before = this.balance(to);
-    const acct = this.svm.getAccount(toAddress(to));
-    this.svm.setAccount({
-      address: to as Address,
-      lamports: lamports(before + amount),
-      programAddress: (acct.exists ? acct.programAddress : SYSTEM_PROGRAM) as Address,
-      executable: acct.exists ? acct.executable : false,
-      space: acct.exists ? BigInt(acct.data.length) : 0n,
-      data: acct.exists ? acct.data : new Uint8Array(0),
-    });
+    const rec = creditAirdrop(this.svm, to, amount, slot, this.hist.size, this.now);
     this.known.add(to);
-    // A faucet credit has no transaction of its own here: its "signature" names the credit.
-    const signature = b58.decode(createHash('sha512').update(`airdrop ${to} ${amount} ${slot} ${this.hist.size} ${this.now()}`).digest());
-    const rec: SvmTxRecord = {
-      signature,
-      slot,
-      blockTime: BigInt(Math.floor(this.now() / 1000)),
-      wire: new Uint8Array(0),
-      fee: 0n,
-      accountKeys: [to],
-      preBalances: [before],
-      postBalances: [before + amount],
-      logs: [],
-      computeUnits: 0n,
-      err: null,
-      changed: amount > 0n ? [to] : [],
-    };
     this.remember(rec);
     for (const l of this.txListeners) l(rec);
-    return signature;
+    return rec.signature;
   }
 
   transaction(signature: string): SvmTxRecord | undefined {

@@ -9,7 +9,7 @@ import { hubHomeFunds, initHubHome } from './home.js';
 import { definedUrls, formatUnits } from '../format.js';
 import type { BannerAccount, ChainKind } from '../types.js';
 import { DEFAULT_HUB_RPC_LADDR, HUB_DENOM, HUB_PREFIX } from './defaults.js';
-import { describeBlocks, hubSettings } from './settings.js';
+import { describeBlocks, hubSettings, hubSpecConfig } from './settings.js';
 import type { HubChain, HubChainSpec } from './start.js';
 
 /** A relayer's funding at genesis: ample for a devnet's relay txs. */
@@ -46,7 +46,7 @@ export const hubKind: ChainKind<HubChainSpec, HubChain> = {
     return [`hub: CometBFT RPC ${rpc.value} (${rpc.from}), ${describeBlocks(blocks.value)} (${blocks.from})`];
   },
   instrumentation(spec) {
-    const cfg = resolveConfig(undefined, spec.config).instrumentation;
+    const cfg = resolveConfig(undefined, hubSpecConfig(spec)).instrumentation;
     return cfg.prometheus ? cfg : undefined;
   },
   ibc: {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chainConfigPath } from '../chain-home.js';
-import { HUB_CONFIG_TOML, hubSettings } from './settings.js';
+import { HUB_CONFIG_TOML, hubSettings, hubSpecConfig } from './settings.js';
 
 const homes: string[] = [];
 afterAll(() => {
@@ -53,5 +53,25 @@ describe('hubSettings', () => {
     expect(() => hubSettings({ options: DEFAULTS, home: bad, given: () => false })).toThrow(chainConfigPath(bad, 'hub'));
     const badMode = homeWith(HUB_CONFIG_TOML.replace('mode = "automine"', 'mode = "sometimes"'));
     expect(() => hubSettings({ options: DEFAULTS, home: badMode, given: () => false })).toThrow(/sometimes/);
+  });
+});
+
+describe('hubSpecConfig (a hub started from code)', () => {
+  it("the home's file, the spec's config over it, then its consensus", () => {
+    const home = homeWith(HUB_CONFIG_TOML.replace('mode = "automine"', 'mode = "interval"').replace('timeout_commit = "1s"', 'timeout_commit = "250ms"'));
+    expect(hubSpecConfig({ home })).toMatchObject({
+      moniker: 'chainlet',
+      rpc: { laddr: 'tcp://127.0.0.1:26757' },
+      consensus: { mode: 'interval', timeoutCommitMs: 250 },
+    });
+    const spec = { home, config: { moniker: 'from-code', rpc: { laddr: 'tcp://127.0.0.1:0' } }, consensus: { mode: 'manual' as const } };
+    expect(hubSpecConfig(spec)).toMatchObject({
+      moniker: 'from-code',
+      rpc: { laddr: 'tcp://127.0.0.1:0' },
+      consensus: { mode: 'manual', timeoutCommitMs: 250 },
+    });
+    // Without a home: the spec's own config.
+    expect(hubSpecConfig({ config: { moniker: 'm' } })).toEqual({ moniker: 'm' });
+    expect(hubSpecConfig({})).toBeUndefined();
   });
 });

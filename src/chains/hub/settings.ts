@@ -1,15 +1,17 @@
 /**
  * The hub's node settings on the command line: `<home>/hub/config/config.toml` (any config.toml key
  * of the key table; `chainlet init` writes the hub's), then `--hub-rpc` and `--hub-block-time` when
- * given on the command line. Without a home, the flags (and their defaults) alone.
+ * given on the command line. Without a home, the flags (and their defaults) alone. From code
+ * (`hubSpecConfig`): the same file, then the spec's `config` and `consensus` over it.
  */
 import { mergeConfig } from '../../config/defaults.js';
 import { parseListenAddress } from '../../config/listen-address.js';
 import type { ConsensusConfig, DeepPartial, NodeConfig } from '../../config/types.js';
-import { chainHomeConfig, chainSetting, type ChainSetting } from '../chain-home.js';
+import { chainHomeConfig, chainSetting, specConfigOnHome, type ChainSetting } from '../chain-home.js';
 import { nonNegativeInt } from '../format.js';
 import type { CliContext } from '../types.js';
 import { DEFAULT_HUB_RPC_LADDR } from './defaults.js';
+import type { HubChainSpec } from './start.js';
 
 type BlockProduction = Partial<Pick<ConsensusConfig, 'mode' | 'timeoutCommitMs'>>;
 
@@ -50,6 +52,15 @@ export function hubSettings(ctx: Pick<CliContext, 'options' | 'home' | 'given' |
   const blocks = chainSetting(ctx, 'hub', { option: 'hubBlockTime', name: '--hub-block-time', fallback: '0' }, fileBlocks, blocksFromFlag);
   const config = mergeConfig(file as NodeConfig, { rpc: { laddr: rpc.value }, consensus: blocks.value } as DeepPartial<NodeConfig>) as DeepPartial<NodeConfig>;
   return { config, rpc, blocks };
+}
+
+/**
+ * The hub's node config from its spec, as its start and the network's metrics read it: the home's
+ * config.toml (with a home), the spec's `config` over it, then its `consensus` (typed options win, as flags do).
+ */
+export function hubSpecConfig(spec: Pick<HubChainSpec, 'home' | 'config' | 'consensus'>): DeepPartial<NodeConfig> | undefined {
+  const config = specConfigOnHome(spec.home, 'hub', spec.config);
+  return spec.consensus ? (mergeConfig((config ?? {}) as NodeConfig, { consensus: spec.consensus } as never) as DeepPartial<NodeConfig>) : config;
 }
 
 function pickBlocks(c: DeepPartial<ConsensusConfig>): BlockProduction {

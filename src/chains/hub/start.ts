@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { HubApp, type HubGenesisState } from '../../apps/hub/hub-app.js';
-import { mergeConfig } from '../../config/defaults.js';
 import type { ConsensusConfig, DeepPartial, NodeConfig } from '../../config/types.js';
 import { toBech32 } from '../../crypto/bech32.js';
 import { derivePath, masterNode, mnemonicToSeed, secp256k1PublicKey } from '../../crypto/hd-secp256k1.js';
@@ -18,6 +17,7 @@ import { startInMemoryAppChain, type AbciChain } from '../abci-chain.js';
 import type { MetricsRegistry } from '../../node/metrics.js';
 import { DEFAULT_HUB_CHAIN_ID, DEFAULT_HUB_RPC_LADDR, HUB_DENOM, HUB_PREFIX } from './defaults.js';
 import { hubIbcEndpoint } from './ibc.js';
+import { hubSpecConfig } from './settings.js';
 
 export interface HubChainSpec {
   kind: 'hub';
@@ -29,6 +29,7 @@ export interface HubChainSpec {
   validators?: number;
   /** More funded accounts (bech32 with the hub prefix; the network funds its relayers here). */
   extraAccounts?: { address: string; amount: string }[];
+  /** `[rpc]`, `[consensus]`, `[mempool]`… of this chain, over its home's config.toml (with `home`). */
   config?: DeepPartial<NodeConfig>;
   /**
    * Block production, as the EVM chain's `[consensus]` (applied over `config.consensus`): `mode`
@@ -42,7 +43,8 @@ export interface HubChainSpec {
   metrics?: MetricsRegistry;
   /**
    * A home folder: the chain keeps its genesis, keys and LevelDB in `<home>/hub/` and resumes there
-   * after any stop (written from this spec's devnet genesis at its first start). Default: in memory.
+   * after any stop (written from this spec's devnet genesis at its first start), and runs on its
+   * `<home>/hub/config/config.toml` when there is one (`config` and `consensus` win over it). Default: in memory.
    */
   home?: string;
 }
@@ -83,9 +85,7 @@ export async function startHubChain(spec: HubChainSpec): Promise<HubChain> {
   const devAddresses = hubDevAddresses(spec.mnemonic ?? DEV_MNEMONIC, spec.accounts ?? 10);
   // With a home, the genesis and keys are the home's (written there from the devnet's at the first start).
   const { genesis, validatorKeys, dataDir } = chainOnHome(spec.home, 'hub', hubDevnetGenesis(spec));
-  const config = spec.consensus
-    ? (mergeConfig((spec.config ?? {}) as NodeConfig, { consensus: spec.consensus } as never) as DeepPartial<NodeConfig>)
-    : spec.config;
+  const config = hubSpecConfig(spec);
   const chain = await startInMemoryAppChain({
     openApp: (db) => HubApp.open(db as never),
     genesis,

@@ -7,7 +7,7 @@
 import { resolveConfig } from '../../config/resolve.js';
 import { parseListenAddress } from '../../config/listen-address.js';
 import type { DeepPartial, NodeConfig } from '../../config/types.js';
-import { chainHomeConfig, chainSetting } from '../chain-home.js';
+import { chainHomeConfig, chainSetting, specConfigOnHome } from '../chain-home.js';
 import { definedUrls } from '../format.js';
 import type { ChainKind, CliContext } from '../types.js';
 import { DEFAULT_KVSTORE_RPC_LADDR } from './defaults.js';
@@ -40,7 +40,7 @@ export const kvstoreKind: ChainKind<KvStoreChainSpec, KvStoreChain> = {
     return [`kvstore: CometBFT RPC ${rpc.value} (${rpc.from})`];
   },
   instrumentation(spec) {
-    const cfg = resolveConfig(undefined, spec.config).instrumentation;
+    const cfg = resolveConfig(undefined, specConfigOnHome(spec.home, 'kvstore', spec.config)).instrumentation;
     return cfg.prometheus ? cfg : undefined;
   },
   initHome: async (home, ctx) => initKvStoreHome(home, ctx.overwrite),

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { KvStoreApp } from '../../apps/kvstore/kvstore-app.js';
 import type { DeepPartial, NodeConfig } from '../../config/types.js';
 import { createDevnetGenesis } from '../../genesis/devnet.js';
-import { chainOnHome, initChainConfig, initChainHome, type ChainGenesis } from '../chain-home.js';
+import { chainOnHome, initChainConfig, initChainHome, specConfigOnHome, type ChainGenesis } from '../chain-home.js';
 import { startInMemoryAppChain, type AbciChain } from '../abci-chain.js';
 import type { MetricsRegistry } from '../../node/metrics.js';
 import { DEFAULT_KVSTORE_CHAIN_ID, DEFAULT_KVSTORE_RPC_LADDR } from './defaults.js';
@@ -17,14 +17,15 @@ export interface KvStoreChainSpec {
   chainId?: string;
   /** In-process validators (default 1). */
   validators?: number;
-  /** `[rpc]`, `[consensus]`, `[mempool]`… of this chain; `rpc.laddr` '' starts no RPC server. */
+  /** `[rpc]`, `[consensus]`, `[mempool]`… of this chain, over its home's config.toml (with `home`); `rpc.laddr` '' starts no RPC server. */
   config?: DeepPartial<NodeConfig>;
   logger?: Logger;
   /** A network's one metrics registry (src/node/metrics.ts). */
   metrics?: MetricsRegistry;
   /**
    * A home folder: the chain keeps its genesis, keys and LevelDB in `<home>/kvstore/` and resumes there
-   * after any stop (written from this spec's devnet genesis at its first start). Default: in memory.
+   * after any stop (written from this spec's devnet genesis at its first start), and runs on its
+   * `<home>/kvstore/config/config.toml` when there is one (`config` wins over it). Default: in memory.
    */
   home?: string;
 }
@@ -61,7 +62,7 @@ export async function startKvStoreChain(spec: KvStoreChainSpec): Promise<KvStore
     validatorKeys,
     ...(dataDir ? { dataDir } : {}),
     defaultRpc: DEFAULT_KVSTORE_RPC_LADDR,
-    config: spec.config,
+    config: specConfigOnHome(spec.home, 'kvstore', spec.config),
     logger: spec.logger,
     metrics: spec.metrics,
   });
