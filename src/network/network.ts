@@ -162,7 +162,7 @@ export async function startNetwork<S extends { kind: string } = ChainSpec>(opts:
         ...(index
           ? {
               ibcPackets: (n: number) => index.recent(n),
-              ibcTransfers: (chainId: string, hash: Uint8Array) => index.transfersOf(chainId, hash),
+              ibcTransfers: (chainId: string, hash: Uint8Array, height: number) => index.transfersOf(chainId, hash, height),
               ibcPaths: relayers.status().paths.map((p) => ({ chainA: p.chainA, channelA: p.channelA, chainB: p.chainB, channelB: p.channelB })),
             }
           : {}),

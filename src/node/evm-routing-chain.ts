@@ -151,6 +151,7 @@ export function evmRoutingChainOf(parts: EvmRoutingParts): RoutingChain {
 
     pooledTx: (hash) => parts.pooledTx(hash),
     block: (height) => parts.block(height),
+    height: () => evm.latestHeight(),
   };
   return adapter;
 }

@@ -12,7 +12,7 @@ import type { IbcEndpoint } from '../types.js';
 export function evmIbcEndpoint(node: ChainletNode): IbcEndpoint {
   return {
     relayChain: (privateKey, tag) => evmRelayChain(node, relayerKey('eth_secp256k1', privateKey), tag),
-    indexed: () => indexedChain(node, node.internals.blockStore),
+    indexed: () => indexedChain(node, node.internals.blockStore, node.internals.txIndexer),
     slowBlocks: () => slowBlockReasons(node.config.consensus, node.internals.validators),
   };
 }

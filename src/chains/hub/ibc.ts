@@ -8,7 +8,7 @@ import type { HubChain } from './start.js';
 export function hubIbcEndpoint(hub: Omit<HubChain, 'capabilities'>): IbcEndpoint {
   return {
     relayChain: (privateKey, tag) => hubRelayChain(hub, relayerKey('secp256k1', privateKey), tag),
-    indexed: () => indexedChain(hub, hub.parts.blockStore),
+    indexed: () => indexedChain(hub, hub.parts.blockStore, hub.parts.txIndexer),
   };
 }
 

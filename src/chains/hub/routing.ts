@@ -91,6 +91,7 @@ export function hubRoutingChain(hub: HubChain): RoutingChain {
       return meta && { height, hash: meta.blockId.hash, time: formatRfc3339Nano(meta.header.time), numTxs: meta.numTxs, proposer: meta.header.proposerAddress };
     },
     displayHash: (hash) => toHexUpper(hash),
+    height: () => hub.height,
   };
   return adapter;
 }

@@ -24,12 +24,20 @@ export function txEventsOf(txIndexer: TxIndexer | undefined): RelayChain['txEven
   return txIndexer && (async (query) => (await txIndexer.search(Query.parse(query))).map((r) => r.result.events));
 }
 
-/** A chain as the packet index reads it: its tx events and block times. */
-export function indexedChain(c: { chainId: string; height: number; subscribe: RelayChain['subscribe'] }, blockStore: BlockStore): IndexedChain {
+/**
+ * A chain as the packet index reads it: its tx events (live, and from its tx index for what came
+ * before: none with `[tx_index] indexer = "null"`) and block times.
+ */
+export function indexedChain(
+  c: { chainId: string; height: number; subscribe: RelayChain['subscribe'] },
+  blockStore: BlockStore,
+  txIndexer?: TxIndexer,
+): IndexedChain {
   const timeOf = async (h: number) => (await blockStore.loadBlockMeta(h))?.header.time;
   return {
     chainId: c.chainId,
     subscribe: (q, s) => c.subscribe(q, s),
+    ...(txIndexer ? { txs: { get: (hash) => txIndexer.get(hash), search: (query) => txIndexer.search(Query.parse(query)) } } : {}),
     height: () => c.height,
     blockTime: async (h) => {
       const t = await timeOf(h);

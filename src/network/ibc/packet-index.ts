@@ -2,14 +2,23 @@
  * What the network knows of each IBC packet, read from its chains' tx events as an indexer does:
  * the tx that sent it, the destination's receive (with an error acknowledgement, if written), the
  * source's acknowledgement or timeout. `/v2/tx/status` follows a tx's transfers through it.
+ *
+ *   from its start: every chain's Tx events, live ──> entries (kept in memory, the oldest forgotten first)
+ *   before its start (a home restarted): nothing loaded at start; on demand, from the chains' tx indexes
+ *     transfersOf(tx at or below the start height) ─> the tx by hash ─> its send_packet events ─┐
+ *     recent(n), live entries fewer than n ─> each channel's latest n sends (packet-history.ts) ─┴> entries
+ *       marked read back: at each read, what they still miss (receive, ack, timeout) is searched again,
+ *       so one left in flight at the stop completes as the resumed relayer relays it
  */
 import type { AbciEvent } from '../../abci/types.js';
 import { toHexUpper } from '../../crypto/encoding.js';
 import { txHash } from '../../types/txs.js';
 import type { Subscription } from '../../events/subscription.js';
+import type { TxResult } from '../../events/types.js';
 import { attrOf, packetOfEvent } from '../../ibc/ibc-events.js';
 import { decodePacketData, denomAfterHop, denomHashHex, ibcDenom, parseAck, parseDenomPath } from '../../ibc/keys.js';
 import type { PacketChainTx, PacketLifecycle } from '../../rpc/routing/transfer-status.js';
+import { latestSends, packetStepTxs, type TxIndexReader } from './packet-history.js';
 
 export interface IndexedChain {
   chainId: string;
@@ -19,6 +28,8 @@ export interface IndexedChain {
   blockTime(height: number): Promise<string | undefined>;
   /** The latest block's time, ns since the epoch. */
   latestTimeNs(): Promise<bigint>;
+  /** Its tx index: packets of txs committed before the index started are read back there (none with `[tx_index] indexer = "null"`). */
+  txs?: TxIndexReader;
 }
 
 /** The events `observe` reads; a tx without any is not looked at. */
@@ -48,10 +59,23 @@ interface Entry {
   receive?: TxAt & { ackError?: string };
   acknowledge?: TxAt & { ackError?: string };
   timeout?: TxAt;
+  /** Read back from the tx indexes (sent before the index started), not seen live. */
+  readBack?: boolean;
+  /** ms since the epoch of the send's block, once a listing of read-back entries needed it. */
+  sentAtMs?: number;
 }
 
 /** Packets remembered (the oldest are forgotten first: a status of a long-gone transfer then shows no transfers). */
 const MAX_PACKETS = 10_000;
+
+/** A committed tx as the status names it. */
+function txAtOf(chainId: string, r: TxResult): TxAt {
+  const cometHash = toHexUpper(txHash(r.tx));
+  const ethHash = r.result.events.find((e) => e.type === 'ethereum_tx')?.attributes.find((a) => a.key === 'ethereumTxHash')?.value;
+  return { chainId, txHash: ethHash ?? cometHash, cometHash, height: r.height };
+}
+
+const settled = (e: Entry): boolean => e.acknowledge !== undefined || e.timeout !== undefined;
 
 export class PacketIndex {
   private readonly bySource = new Map<string, Entry>();
@@ -60,6 +84,12 @@ export class PacketIndex {
   private readonly byTx = new Map<string, string[]>();
   private readonly subs: Subscription[] = [];
   private readonly chains = new Map<string, IndexedChain>();
+  /** Each chain's height when the index started: it saw every tx above it live. */
+  private readonly startHeights = new Map<string, number>();
+  /** The channel ends of the paths (each sends packets). */
+  private readonly ends: { chainId: string; port: string; channel: string }[] = [];
+  /** The latest sends before the start, read back once for the longest listing asked so far. */
+  private readBackRecent: { limit: number; done: Promise<void> } | undefined;
 
   constructor(
     chains: IndexedChain[],
@@ -67,14 +97,10 @@ export class PacketIndex {
   ) {
     for (const c of chains) {
       this.chains.set(c.chainId, c);
+      this.startHeights.set(c.chainId, c.height());
       const sub = c.subscribe(`tm.event = 'Tx'`, `packet-index-${c.chainId}`);
       sub.setListener((m) => {
-        if (m.data.type !== 'Tx') return;
-        const r = m.data.value.txResult;
-        if (r.result.code !== 0 || !r.result.events.some((e) => PACKET_EVENTS.has(e.type))) return; // most txs: no hash needed
-        const cometHash = toHexUpper(txHash(r.tx));
-        const ethHash = r.result.events.find((e) => e.type === 'ethereum_tx')?.attributes.find((a) => a.key === 'ethereumTxHash')?.value;
-        this.observe(c.chainId, { chainId: c.chainId, txHash: ethHash ?? cometHash, cometHash, height: r.height }, r.result.events);
+        if (m.data.type === 'Tx') this.observeTx(c.chainId, m.data.value.txResult, false);
       });
       this.subs.push(sub);
     }
@@ -84,36 +110,98 @@ export class PacketIndex {
   connect(a: { chainId: string; port: string; channel: string }, b: { chainId: string; port: string; channel: string }): void {
     this.routes.set(`${b.chainId}/${b.port}/${b.channel}`, a.chainId);
     this.routes.set(`${a.chainId}/${a.port}/${a.channel}`, b.chainId);
+    this.ends.push(a, b);
   }
 
   stop(): void {
     for (const s of this.subs) s.cancel('packet index stopped');
   }
 
-  /** The packets a tx sent, in the order it sent them, with what happened to each. */
-  async transfersOf(chainId: string, cometHash: Uint8Array): Promise<PacketLifecycle[]> {
-    const keys = this.byTx.get(`${chainId}/${toHexUpper(cometHash)}`) ?? [];
+  /**
+   * The packets a tx (committed at `height`) sent, in the order it sent them, with what happened to
+   * each. A tx from before the index started is read back from its chain's tx index.
+   */
+  async transfersOf(chainId: string, cometHash: Uint8Array, height: number): Promise<PacketLifecycle[]> {
+    const txKey = `${chainId}/${toHexUpper(cometHash)}`;
+    if (!this.byTx.has(txKey) && height <= (this.startHeights.get(chainId) ?? -1)) {
+      const r = await this.chains.get(chainId)?.txs?.get(cometHash);
+      if (r) this.observeTx(chainId, r, true);
+    }
     const out: PacketLifecycle[] = [];
-    for (const k of keys) {
+    for (const k of this.byTx.get(txKey) ?? []) {
       const e = this.bySource.get(k);
-      if (e) out.push(await this.lifecycle(e));
+      if (e) out.push(await this.lifecycle(await this.catchUp(e)));
     }
     return out;
   }
 
-  /** The latest packets sent (newest first), with what happened to each. */
+  /** The latest packets sent (newest first), with what happened to each; those sent before the start after the live ones. */
   async recent(limit: number): Promise<PacketLifecycle[]> {
-    const entries = [...this.bySource.values()].slice(-limit).reverse();
-    return Promise.all(entries.map((e) => this.lifecycle(e)));
+    const live = [...this.bySource.values()].filter((e) => !e.readBack);
+    if (live.length < limit) await this.readBackLatest(limit);
+    const picked = live.slice(-limit).reverse();
+    if (picked.length < limit) picked.push(...(await this.readBackNewestFirst()).slice(0, limit - picked.length));
+    return Promise.all(picked.map(async (e) => this.lifecycle(await this.catchUp(e))));
   }
 
-  private observe(chainId: string, at: TxAt, events: AbciEvent[]): void {
+  /** Reads back each channel's latest `limit` sends before the start (once per larger `limit`). */
+  private readBackLatest(limit: number): Promise<void> {
+    if (this.readBackRecent && this.readBackRecent.limit >= limit) return this.readBackRecent.done;
+    const done = (async () => {
+      for (const end of this.ends) {
+        const c = this.chains.get(end.chainId);
+        const start = this.startHeights.get(end.chainId) ?? 0;
+        if (!c?.txs || start < 1) continue;
+        for (const r of await latestSends(c.txs, end.channel, start, limit)) this.observeTx(end.chainId, r, true);
+      }
+    })();
+    this.readBackRecent = { limit, done };
+    // A failed read (an index that stopped) is tried again by the next listing.
+    done.catch(() => {
+      if (this.readBackRecent?.done === done) this.readBackRecent = undefined;
+    });
+    return done;
+  }
+
+  /** The read-back entries, newest send first (by block time across chains). */
+  private async readBackNewestFirst(): Promise<Entry[]> {
+    const old = [...this.bySource.values()].filter((e) => e.readBack);
+    for (const e of old) e.sentAtMs ??= Date.parse((await this.chains.get(e.srcChainId)?.blockTime(e.send.height)) ?? '') || 0;
+    return old.sort((a, b) => b.sentAtMs! - a.sentAtMs! || b.send.height - a.send.height);
+  }
+
+  /**
+   * What a read-back packet still misses, searched again in the tx indexes: its receive on the
+   * destination, its acknowledgement or timeout on the source. Live events fill them too, but not
+   * those of blocks committed between the search and the entry's making.
+   */
+  private async catchUp(e: Entry): Promise<Entry> {
+    if (!e.readBack || settled(e)) return e;
+    const dst = e.dstChainId === undefined ? undefined : this.chains.get(e.dstChainId);
+    if (!e.receive && dst?.txs) for (const r of await packetStepTxs(dst.txs, 'recv_packet', e.sequence)) this.observeTx(dst.chainId, r, true);
+    const src = this.chains.get(e.srcChainId);
+    for (const step of ['acknowledge_packet', 'timeout_packet'] as const) {
+      if (!src?.txs || settled(e)) break;
+      for (const r of await packetStepTxs(src.txs, step, e.sequence)) this.observeTx(src.chainId, r, true);
+    }
+    return e;
+  }
+
+  /** A committed tx's packet events; `readBack`: it comes from a tx index, not live. */
+  private observeTx(chainId: string, r: TxResult, readBack: boolean): void {
+    if (r.result.code !== 0 || !r.result.events.some((e) => PACKET_EVENTS.has(e.type))) return; // most txs: no hash needed
+    this.observe(chainId, txAtOf(chainId, r), r.result.events, readBack);
+  }
+
+  private observe(chainId: string, at: TxAt, events: AbciEvent[], readBack: boolean): void {
     for (const e of events) {
       if (e.type === 'send_packet') {
         const p = packetOfEvent(e);
         const data = decodePacketData(p.data);
         if (!data) continue;
         const key = `${chainId}/${p.sourcePort}/${p.sourceChannel}/${p.sequence}`;
+        // Seen live and read back (a tx of the start height), or read back twice: one entry.
+        if (this.bySource.has(key)) continue;
         if (this.bySource.size >= MAX_PACKETS) this.forgetOldest();
         this.bySource.set(key, {
           srcChainId: chainId,
@@ -127,6 +215,7 @@ export class PacketIndex {
           timeoutHeight: p.timeoutHeight.revisionHeight,
           timeoutTimestamp: p.timeoutTimestamp,
           send: at,
+          ...(readBack ? { readBack } : {}),
         });
         const txKey = `${chainId}/${at.cometHash}`;
         this.byTx.set(txKey, [...(this.byTx.get(txKey) ?? []), key]);

@@ -145,6 +145,12 @@ export interface RoutingChain {
   /** A tx in the mempool by either hash. */
   pooledTx(hash: Uint8Array): PooledTx | undefined;
   block(height: number): Promise<BlockSummary | undefined>;
+  /**
+   * Its latest committed height. A chain that gives it has /v2/tx/status answer a tx committed at
+   * or below the height it had when the routing API started without a submit or track here: on a
+   * restarted home, one tracked before the stop.
+   */
+  height?(): number;
 }
 
 /** One IBC channel between two chains of the network: `channelA` is on `chainA`, `channelB` on `chainB`. */
@@ -186,8 +192,11 @@ export interface RoutingEnv {
   };
   /** The network's IBC transfer channels (port `transfer` both ends), by the chains' Cosmos chain ids. */
   readonly ibcPaths?: readonly IbcPath[];
-  /** The IBC transfers a committed tx sent, with their packets' progress (a network with IBC). */
-  readonly ibcTransfers?: (chainId: string, cometHash: Uint8Array) => Promise<PacketLifecycle[]>;
+  /**
+   * The IBC transfers a committed tx (at `height`) sent, with their packets' progress (a network
+   * with IBC; a tx from before the network's start is read back from its chain's tx index).
+   */
+  readonly ibcTransfers?: (chainId: string, cometHash: Uint8Array, height: number) => Promise<PacketLifecycle[]>;
   /** Told of every request (the route's path pattern, or "unmatched"): Prometheus metrics. */
   readonly observe?: (route: string, status: number, seconds: number) => void;
 }

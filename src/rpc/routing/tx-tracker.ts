@@ -2,6 +2,8 @@
  * The registry behind /v2/tx/status: every tx accepted by /submit or /track, under each hash it is
  * known by (CometBFT sha256 and Ethereum keccak). A status request re-observes the chain and runs
  * the pure state machine of tx-status.ts. Bounded: past `maxRecords` the oldest records go first.
+ * It lives in memory: a tx committed before it was made (a home restarted, its registry gone) is
+ * registered when a status asks for it (`recall`), as if tracked again.
  */
 import { toHex } from '../../crypto/encoding.js';
 import type { RoutingChain, RoutingEnv } from './env.js';
@@ -21,12 +23,19 @@ export class TxTracker {
   private readonly byHash = new Map<string, TrackedTx>();
   /** Insertion order = age, for eviction. */
   private readonly records = new Set<TrackedTx>();
+  /** The height of each chain (that gives one) when the registry was made. */
+  private readonly startHeights = new Map<Pick<RoutingChain, 'findTx'>, number>();
 
   constructor(
-    private readonly env: Pick<RoutingEnv, 'now'>,
+    private readonly env: Pick<RoutingEnv, 'now'> & Partial<Pick<RoutingEnv, 'chains'>>,
     private readonly timeouts: StatusTimeouts,
     private readonly maxRecords = DEFAULT_MAX_TRACKED,
-  ) {}
+  ) {
+    for (const c of env.chains ?? []) {
+      const h = c.height?.();
+      if (h !== undefined) this.startHeights.set(c, h);
+    }
+  }
 
   get size(): number {
     return this.records.size;
@@ -48,6 +57,18 @@ export class TxTracker {
     }
     this.index(rec, keys);
     return rec;
+  }
+
+  /**
+   * Registers a tx of `chain` committed at or below the chain's height when the registry was made
+   * (it may have been submitted or tracked before a restart); undefined for any other.
+   */
+  async recall(chain: Pick<RoutingChain, 'findTx'>, hash: Uint8Array): Promise<TrackedTx | undefined> {
+    const start = this.startHeights.get(chain);
+    if (start === undefined) return undefined;
+    const found = await chain.findTx(hash);
+    if (!found || found.height > start) return undefined;
+    return this.register(chain, [found.cometHash, found.ethHash]);
   }
 
   private index(rec: TrackedTx, keys: string[]): void {

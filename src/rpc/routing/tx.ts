@@ -3,7 +3,7 @@
  *
  *   submit: base64 → hosted chain? → CheckTx + mempool → register both hashes → {tx_hash, explorer_link}
  *   track:  hex hash → hosted chain? → failed on chain? (400) → register → {tx_hash, explorer_link}
- *   status: registered? (404 `tx not found`) → observe the chain → state machine → StatusTxResponse
+ *   status: registered (or committed before this start)? (404 `tx not found`) → observe the chain → state machine → StatusTxResponse
  *
  * Registration happens before the reply, so the first status call (the official client aborts on a
  * 404) already sees the tx. `tx_hash` is the hash users of the named chain know: upper-case hex
@@ -109,9 +109,9 @@ export async function handleTrack(ctx: RouteContext, req: TxRef): Promise<Reply>
 
 export async function handleStatus(ctx: RouteContext, req: TxRef): Promise<Reply> {
   const { chain: rc } = resolveChain(ctx.env, req.chainId);
-  const rec = ctx.tracker.get(req.txHash);
-  if (rec && rec.chain !== rc) throw new TxNotFoundError(toHex(req.txHash));
-  if (!rec) throw new TxNotFoundError(toHex(req.txHash));
+  // Registered here, or committed before this start (a restarted home may have tracked it before its stop).
+  const rec = ctx.tracker.get(req.txHash) ?? (await ctx.tracker.recall(rc, req.txHash));
+  if (!rec || rec.chain !== rc) throw new TxNotFoundError(toHex(req.txHash));
   const s = await ctx.tracker.refresh(rec);
   const settled = s.state === 'STATE_COMPLETED_SUCCESS' || s.state === 'STATE_COMPLETED_ERROR';
   const body: StatusTxResponse = {
@@ -126,7 +126,7 @@ export async function handleStatus(ctx: RouteContext, req: TxRef): Promise<Reply
   // A tx that sent IBC packets is done only when its transfers are (REFERENCE-COSMOS §5.3).
   if (s.state === 'STATE_COMPLETED_SUCCESS' && ctx.env.ibcTransfers) {
     const found = await rc.findTx(req.txHash);
-    const lifecycles = found ? await ctx.env.ibcTransfers(rc.chain.cosmosChainId, found.cometHash) : [];
+    const lifecycles = found ? await ctx.env.ibcTransfers(rc.chain.cosmosChainId, found.cometHash, found.height) : [];
     if (lifecycles.length > 0) {
       const t = combineTransfers(lifecycles.map(transferStatusOf));
       const done = t.state === 'STATE_COMPLETED_SUCCESS' || t.state === 'STATE_COMPLETED_ERROR';
