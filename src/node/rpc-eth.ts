@@ -6,9 +6,9 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import type { Logger } from 'pino';
+import { CallExecutor } from '../app/evm/call-executor.js';
 import { CallService } from '../rpc/eth/call-service.js';
-import { clientVersion, type DevSigner, type EthEnv, type EthTxPool } from '../rpc/eth/env.js';
-import { CallExecutor } from '../rpc/eth/exec/call-executor.js';
+import { clientVersion, type DevSigner, type EthCalls, type EthEnv, type EthTxPool } from '../rpc/eth/env.js';
 import { FilterRegistry } from '../rpc/eth/filter-registry.js';
 import { ProfilerSlot } from '../rpc/eth/namespaces/debug-profiling.js';
 import { SubscriptionRegistry } from '../rpc/eth/subscriptions.js';
@@ -137,8 +137,11 @@ export function ethEnvOf(parts: EthEnvParts): EthEnv {
   };
 }
 
-/** The calls of a chain (eth_call and what runs like it), bounded by `[json-rpc] gas-cap` and `evm-timeout`. */
-export function callServiceOf(view: EvmView, config: Pick<JsonRpcConfig, 'gasCap' | 'evmTimeoutMs'>): CallService {
+/**
+ * The calls of a chain (eth_call and what runs like it, traces on the same state readers) over the
+ * chain's off-chain EVM (src/app/evm), bounded by `[json-rpc] gas-cap` and `evm-timeout`.
+ */
+export function callServiceOf(view: EvmView, config: Pick<JsonRpcConfig, 'gasCap' | 'evmTimeoutMs'>): EthCalls {
   return new CallService(new CallExecutor(view), { gasCap: config.gasCap, timeoutMs: config.evmTimeoutMs });
 }
 

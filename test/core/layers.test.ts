@@ -201,7 +201,6 @@ const MODULE_STATE_KEPT: Record<string, string> = {
   'rpc/comet/envelope.ts encodedEvents': 'encode-once cache of an immutable event message',
   'rpc/comet/http-handler.ts httpCallSeq': 'process-wide sequence making caller ids unique',
   'rpc/comet/net.ts chunkCache': 'genesis chunks, a pure function of the genesis object they are keyed by',
-  'rpc/eth/exec/message.ts cache': 'gas parameters, a pure function of the Common they are keyed by',
   'rpc/jsonrpc/errors.ts resolved': "a family's error texts merged with the spec's, a pure function of the texts object they are keyed by",
   'rpc/eth/namespaces/profiling/full-gc.ts cached': "the process's own gc() handle",
   'rpc/eth/provider.ts sessionIds': 'process-wide unique in-process session ids',
@@ -274,6 +273,20 @@ describe('layers', () => {
     const devnet = imports.filter((i) => i.from.startsWith('devnet/') && !allowed(i.to));
     expect(devnet.map((i) => `${i.from} imports ${i.to}`)).toEqual([]);
     expect(imports.filter((i) => i.from === 'node/chain-core.ts' && i.to.includes('devnet/')).map((i) => i.to)).toEqual([]);
+  });
+
+  it('one EVM module: only app/evm/factory.ts builds a VM or an EVM', () => {
+    const builders = sourceFiles(SRC)
+      .filter((f) => /import\s*\{[^}]*\bcreate(?:VM|EVM)\b[^}]*\}\s*from\s*'@ethereumjs\/(?:vm|evm)'/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f).split(sep).join('/'));
+    expect(builders).toEqual(['app/evm/factory.ts']);
+  });
+
+  it('the Ethereum RPC reaches calls, filters and subscriptions through interfaces: only the composition root builds them', () => {
+    const classes = ['app/evm/call-executor.ts', 'rpc/eth/call-service.ts', 'rpc/eth/filter-registry.ts', 'rpc/eth/subscriptions.ts'];
+    const users = imports.filter((i) => classes.includes(i.to));
+    expect(users.filter((i) => !i.from.startsWith('node/')).map((i) => `${i.from} imports ${i.to}`)).toEqual([]);
+    expect(new Set(users.map((i) => i.to))).toEqual(new Set(classes)); // the rule is not vacuous
   });
 
   it('the composition root and the RPC servers keep no per-node state at module level', () => {

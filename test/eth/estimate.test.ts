@@ -236,6 +236,17 @@ describe('eth_estimateGas failures', () => {
   });
 });
 
+describe('calls refused before execution, in geth words', () => {
+  it('intrinsic gas too low; insufficient funds for gas * price + value', async () => {
+    const low = await req('eth_call', [{ from, to: EOA, gas: '0x5000' }, 'latest']).catch((e: unknown) => e);
+    expect(low).toMatchObject({ code: -32000, message: 'intrinsic gas too low: have 20480, want 21000' });
+    const poor = await req('eth_estimateGas', [{ from: EOA, to: X, value: '0x1' }]).catch((e: unknown) => e);
+    expect(poor).toMatchObject({ code: -32000, message: 'insufficient funds for gas * price + value: have 0 want 1' });
+    const priced = await req('eth_call', [{ from: EOA, to: X, gas: '0x5208', gasPrice: '0x2' }, 'latest']).catch((e: unknown) => e);
+    expect(priced).toMatchObject({ code: -32000, message: 'insufficient funds for gas * price + value: have 0 want 42000' });
+  });
+});
+
 function addr(h: string): Address {
   return new Address(new Uint8Array(Buffer.from(h.slice(2), 'hex')));
 }

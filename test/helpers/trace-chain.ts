@@ -7,6 +7,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { Address, createContractAddress } from '@ethereumjs/util';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, DEV_KEY_0, signErc20Deploy, signTx, type TxOpts } from '../../src/app/fixtures/signed-txs.js';
+import type { ExecutionSource } from '../../src/app/evm/offchain.js';
 import type { EvmView } from '../../src/app/views/evm-view.js';
 import { mergeConfig } from '../../src/config/defaults.js';
 import type { DeepPartial, NodeConfig } from '../../src/config/types.js';
@@ -21,6 +22,8 @@ export interface TraceChain {
   deployHeight: number;
   node: ChainletNode;
   view: EvmView;
+  /** What traces run on: the node's off-chain executor (eth_call's memoised state readers). */
+  source: ExecutionSource;
   /** Ethereum JSON-RPC over HTTP (with `servers`): the node's own, else one started for the test. */
   rpcUrl: string | undefined;
   /** Lower-case 0x addresses. */
@@ -63,6 +66,7 @@ export async function startTraceChain(opts: { servers?: boolean; config?: DeepPa
     deployHeight: 0,
     node,
     view,
+    source: node.internals.eth.env.calls.executor,
     rpcUrl,
     token: createContractAddress(sender, 0n).toString(),
     forwarder: createContractAddress(sender, 1n).toString(),

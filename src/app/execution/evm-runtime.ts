@@ -5,25 +5,25 @@
  *
  *   live state      ── VM, FinalizeBlock ─┐
  *   committed state ── CheckTx (reads)  ──┼── LevelTrieDB (shared nodes) ── level
- *   stateAt(h)      ── Query, eth_call  ──┘     (copies write to a private overlay)
+ *   stateAt(h)      ── Query, calls   ────┘     (copies write to a private overlay; calls and
+ *                      and traces                traces read them through app/evm's memo)
  *
  * The live state's account writes are logged (AccountWriteLog) so that the committed state can
  * keep the accounts of each commit in memory (CommittedState).
  *
- * It is also the one place that builds a VM or an EVM (`createChainVm`, `createChainEvm`): the block
- * VM, the trace VMs and the call EVMs (eth_call, estimation, eth_simulateV1, the routing API's
- * ERC-20 reads) all get the chain's precompiles, ICS-20 included; off-chain runs read BLOCKHASH
- * from the stored blocks (`ViewBlockHashes`).
+ * The block VM comes from the chain's EVM factory (src/app/evm/factory.ts), as the trace VMs and
+ * the call EVMs do, with BLOCKHASH from the last 256 committed hashes (`RecentBlockHashes`).
  */
-import type { Common, StateManagerInterface } from '@ethereumjs/common';
-import { createEVM, type EVM, type EVMMockBlockchainInterface, type EVMOpts } from '@ethereumjs/evm';
+import type { Common } from '@ethereumjs/common';
+import type { EVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
-import { createVM, type VM } from '@ethereumjs/vm';
-import { ICS20_PRECOMPILE_ADDRESS, ics20Precompile, type Ics20Context } from '../../ibc/ics20-precompile.js';
+import type { VM } from '@ethereumjs/vm';
+import type { Ics20Context } from '../../ibc/ics20-precompile.js';
 import { createChainCommon, sharedTxCommon, type ChainCommonOpts } from '../chain-common.js';
-import type { EvmView } from '../views/evm-view.js';
+import { RecentBlockHashes } from '../evm/block-hashes.js';
+import { createChainVm } from '../evm/factory.js';
 import { EMPTY_TRIE_ROOT } from '../stores/ordered-trie.js';
 import type { LevelTrieDB } from '../stores/trie-db.js';
 import { logAccountWrites, type AccountWriteLog } from '../stores/account-write-log.js';
@@ -77,34 +77,6 @@ export async function createRuntime(
 }
 
 /**
- * A VM that runs this chain's txs: its Common and the chain's precompiles (ICS-20 at 0x…0802, whose
- * world is `ics20.ctx`, set per tx by the block executor). The block VM and the trace VMs are built
- * here, so a replayed tx meets the same precompiles as the block did.
- */
-export function createChainVm(
-  common: Common,
-  state: StateManagerInterface,
-  blockchain: EVMMockBlockchainInterface,
-  ics20: { ctx: Ics20Context | undefined },
-): Promise<VM> {
-  // params: {}: the chain Common already holds every package's parameters (chain-common.ts).
-  return createVM({ common, stateManager: state, blockchain, params: {}, evmOpts: { params: {}, customPrecompiles: chainPrecompiles(() => ics20.ctx) } });
-}
-
-/**
- * A bare EVM with the chain's precompiles, for runs that set their state per execution (the call
- * EVMs, which install their own hooks): `ics20` gives the ICS-20 precompile's world for the
- * execution under way (undefined: the precompile fails).
- */
-export function createChainEvm(common: Common, blockchain: EVMMockBlockchainInterface, ics20: () => Ics20Context | undefined): Promise<EVM> {
-  return createEVM({ common, blockchain, params: {}, customPrecompiles: chainPrecompiles(ics20) });
-}
-
-function chainPrecompiles(ics20: () => Ics20Context | undefined): NonNullable<EVMOpts['customPrecompiles']> {
-  return [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(ics20) }];
-}
-
-/**
  * A fresh read-only state manager at a committed root (CommittedState's fallback). Replaced rather
  * than re-rooted at each Commit: the ethereumjs caches record reads as changes, and re-rooting would
  * first flush them into the trie.
@@ -147,49 +119,4 @@ class OverlayTrieDB implements DB<string, Uint8Array> {
     return this;
   }
   async open(): Promise<void> {}
-}
-
-const ZERO_HASH = new Uint8Array(32);
-
-/**
- * BLOCKHASH for runs off the block path (calls, traces): the CometBFT hash of a stored block, read
- * through the view; zero when unknown. (The EVM itself answers zero outside the last 256 blocks.)
- */
-export class ViewBlockHashes implements EVMMockBlockchainInterface {
-  constructor(private readonly view: Pick<EvmView, 'getBlock'>) {}
-
-  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
-    const hash = (await this.view.getBlock(height))?.hash ?? ZERO_HASH;
-    return { hash: () => hash };
-  }
-
-  async putBlock(): Promise<void> {}
-
-  shallowCopy(): EVMMockBlockchainInterface {
-    return this;
-  }
-}
-
-/**
- * The "blockchain" the block VM asks for BLOCKHASH: the CometBFT hashes of the last 256 blocks (the
- * only ones the opcode may read).
- */
-export class RecentBlockHashes implements EVMMockBlockchainInterface {
-  private readonly hashes = new Map<number, Uint8Array>();
-
-  add(height: number, hash: Uint8Array): void {
-    this.hashes.set(height, hash);
-    this.hashes.delete(height - 257);
-  }
-
-  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
-    const hash = this.hashes.get(height) ?? ZERO_HASH;
-    return { hash: () => hash };
-  }
-
-  async putBlock(): Promise<void> {}
-
-  shallowCopy(): EVMMockBlockchainInterface {
-    return this;
-  }
 }

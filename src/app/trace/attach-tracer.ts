@@ -14,7 +14,7 @@ import { Address, createContractAddress, createContractAddress2 } from '@ethereu
 import { TraceTimeoutError } from './errors.js';
 import { bigIntToWord } from './json.js';
 import type { CallType, Tracer } from './types.js';
-import { gethErrorText } from './vm-errors.js';
+import { gethErrorText } from '../evm/vm-errors.js';
 
 const EMPTY = new Uint8Array(0);
 const CHECK_CLOCK_EVERY = 256;

@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(() => chain?.stop());
 
 const trace = async (tx: Uint8Array, tracerConfig: Record<string, unknown> = {}) =>
-  (await traceTransaction(chain.view, ethHash(tx), { tracer: 'callTracer', tracerConfig })) as CallFrame;
+  (await traceTransaction(chain.source, ethHash(tx), { tracer: 'callTracer', tracerConfig })) as CallFrame;
 
 describe('callTracer', () => {
   it('gives the top call of a plain transfer', async () => {
@@ -113,7 +113,7 @@ describe('callTracer', () => {
 
   it('shows a contract creation as CREATE to the new address with the runtime code as output', async () => {
     const deploy = (await chain.view.getTransactionsOfBlock(chain.deployHeight))[0]!;
-    const f = (await traceTransaction(chain.view, deploy.tx.hash(), { tracer: 'callTracer' })) as CallFrame;
+    const f = (await traceTransaction(chain.source, deploy.tx.hash(), { tracer: 'callTracer' })) as CallFrame;
     expect(f.type).toBe('CREATE');
     expect(f.to).toBe(chain.token);
     expect(f.input.startsWith(`0x${ERC20_BYTECODE.slice(0, 40)}`)).toBe(true);

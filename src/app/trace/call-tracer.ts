@@ -9,7 +9,7 @@
 import type { Address } from '@ethereumjs/util';
 import { addressHex, bytesHex, quantity } from './json.js';
 import type { CallFrame, CallLog, CallType, EnterEvent, ExitEvent, LogEvent, Tracer, TxEndEvent, TxStartEvent } from './types.js';
-import { revertReason } from './vm-errors.js';
+import { revertReason } from '../evm/vm-errors.js';
 
 export interface CallTracerConfig {
   onlyTopCall?: boolean;

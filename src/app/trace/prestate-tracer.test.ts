@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => chain?.stop());
 
 const trace = async (tx: Uint8Array, tracerConfig: Record<string, unknown> = {}) =>
-  traceTransaction(chain.view, ethHash(tx), { tracer: 'prestateTracer', tracerConfig });
+  traceTransaction(chain.source, ethHash(tx), { tracer: 'prestateTracer', tracerConfig });
 
 describe('prestateTracer', () => {
   it('gives the touched accounts and slots as they were before the tx', async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => chain?.stop());
 
-const trace = async (tx: Uint8Array, config = {}) => (await traceTransaction(chain.view, ethHash(tx), config)) as StructLoggerResult;
+const trace = async (tx: Uint8Array, config = {}) => (await traceTransaction(chain.source, ethHash(tx), config)) as StructLoggerResult;
 
 describe('struct logger', () => {
   it('logs nothing for a plain transfer and reports its gas', async () => {

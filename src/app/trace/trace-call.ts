@@ -1,6 +1,6 @@
 /**
  * debug_traceCall: a call traced as if it were a tx of the block it names, on the state after
- * that block, with geth's message semantics: no signature, no nonce check, gas price 0 when no
+ * that block (an overlay over eth_call's memoised reader of it), with geth's message semantics: no signature, no nonce check, gas price 0 when no
  * fee field is given (then the block's base fee is not charged either: geth's NoBaseFee).
  *
  * The call runs through `runTx` as an unsigned tx whose sender is `from`, so it pays, warms and
@@ -10,6 +10,7 @@ import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type Typ
 import { Address } from '@ethereumjs/util';
 import { isIcs20Precompile } from '../../ibc/ics20-precompile.js';
 import { TxRejectedError } from '../errors.js';
+import type { ExecutionSource } from '../evm/offchain.js';
 import type { EvmView } from '../views/evm-view.js';
 import { rejectionFromRunTxError } from '../execution/tx-rejections.js';
 import { createTracer, traceTimeoutMs } from './create-tracer.js';
@@ -38,13 +39,14 @@ export interface TraceCallOptions extends TraceConfig {
 
 const ZERO_ADDRESS = new Address(new Uint8Array(20));
 
-/** Traces `args` on the state after block `height` (0: genesis state). */
-export async function traceCall(view: EvmView, args: TraceCallArgs, height: number, config: TraceCallOptions = {}): Promise<unknown> {
+/** Traces `args` on the state after block `height` (0: genesis state), read as eth_call reads it (`src`). */
+export async function traceCall(src: ExecutionSource, args: TraceCallArgs, height: number, config: TraceCallOptions = {}): Promise<unknown> {
+  const view = src.view;
   const tracer = createTracer(config);
   const timeoutMs = traceTimeoutMs(config);
   const stored = height > 0 ? await view.getBlock(height) : undefined;
   const env: BlockEnvFields = stored !== undefined ? envOfBlock(stored) : envBeforeFirstBlock(view);
-  const { vm, ics20 } = await createTraceVm(view, await view.stateAt(height));
+  const { vm, ics20 } = await createTraceVm(src, height);
 
   const from = args.from ?? ZERO_ADDRESS;
   const nonce = args.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;

@@ -2,10 +2,10 @@
  * debug_traceTransaction and debug_traceBlockBy*: a committed block run again on its parent state
  * through the block's own execution (execute-block.ts: Cosmos txs through runCosmosTx, EVM txs as
  * FinalizeBlock ran them, the ICS-20 precompile with its IBC context), a tracer on the traced EVM
- * txs only.
+ * txs only. The parent state is an overlay over the memoised reader calls use (src/app/evm).
  *
- *   stateAt(height - 1) ─ trace VM (the block VM's precompiles) ─ executeBlock(every tx of the block)
- *                                                                  └ traced EVM tx: runTraced(tracer)
+ *   OverlayState(readerAt(height - 1)) ─ trace VM (the block VM's precompiles)
+ *     ─ executeBlock(every tx of the block) ─ traced EVM tx: runTraced(tracer)
  *
  * A tracer that fails inside a tx (a timeout) gives that tx `error`; the replay then starts again
  * with that tx run untraced, so the txs after it are traced on the state the block had.
@@ -14,6 +14,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { RunTxResult } from '@ethereumjs/vm';
 import { sharedTxCommon } from '../chain-common.js';
 import { TxRejectedError } from '../errors.js';
+import type { ExecutionSource } from '../evm/offchain.js';
 import type { EvmBlock, EvmView } from '../views/evm-view.js';
 import { executeBlock, type BlockReplayHooks, type BlockTx } from '../execution/execute-block.js';
 import { impersonatedSender } from '../execution/impersonation.js';
@@ -34,7 +35,8 @@ interface TracedTx {
   failure?: unknown;
 }
 
-export async function traceTransaction(view: EvmView, ethHash: Uint8Array, config: TraceConfig = {}): Promise<unknown> {
+export async function traceTransaction(src: ExecutionSource, ethHash: Uint8Array, config: TraceConfig = {}): Promise<unknown> {
+  const view = src.view;
   const tracer = createTracer(config);
   const loc = await view.getTransaction(ethHash);
   if (loc === undefined) throw new TxNotFoundError(bytesHex(ethHash));
@@ -42,7 +44,7 @@ export async function traceTransaction(view: EvmView, ethHash: Uint8Array, confi
   if (block === undefined) throw new BlockNotFoundError(loc.height);
   const hash = bytesHex(ethHash);
   const traced = new Map([[hash, { tracer, done: false } as TracedTx]]);
-  await replayBlock(view, block, traced, traceTimeoutMs(config), hash);
+  await replayBlock(src, block, traced, traceTimeoutMs(config), hash);
   const t = traced.get(hash)!;
   if (t.error !== undefined) throw t.failure instanceof TraceError ? t.failure : new TraceError(t.error);
   if (!t.done) throw new TraceError(`transaction ${hash} did not run in the replay of block ${block.number}`);
@@ -50,14 +52,15 @@ export async function traceTransaction(view: EvmView, ethHash: Uint8Array, confi
 }
 
 /** Traces every EVM tx of a block (by height or CometBFT hash); a tx that fails to trace gets `error`. */
-export async function traceBlock(view: EvmView, ref: number | Uint8Array, config: TraceConfig = {}): Promise<BlockTraceEntry[]> {
+export async function traceBlock(src: ExecutionSource, ref: number | Uint8Array, config: TraceConfig = {}): Promise<BlockTraceEntry[]> {
+  const view = src.view;
   createTracer(config); // refuse a bad config before any work
   const block = typeof ref === 'number' ? await blockByNumber(view, ref) : await view.getBlockByHash(ref);
   if (block === undefined) throw new BlockNotFoundError(typeof ref === 'number' ? ref : bytesHex(ref));
   const hashes = block.txHashes.map(bytesHex);
   if (hashes.length === 0) return [];
   const traced = new Map(hashes.map((h) => [h, { tracer: createTracer(config), done: false } as TracedTx]));
-  await replayBlock(view, block, traced, traceTimeoutMs(config));
+  await replayBlock(src, block, traced, traceTimeoutMs(config));
   return hashes.map((txHash) => {
     const t = traced.get(txHash)!;
     if (t.error !== undefined) return { txHash, error: t.error };
@@ -67,7 +70,8 @@ export async function traceBlock(view: EvmView, ref: number | Uint8Array, config
 }
 
 /** Runs `block` again, tracing the txs of `traced`; stops after the tx `stopAfter` (0x eth hash). */
-async function replayBlock(view: EvmView, block: EvmBlock, traced: Map<string, TracedTx>, timeoutMs: number, stopAfter?: string): Promise<void> {
+async function replayBlock(src: ExecutionSource, block: EvmBlock, traced: Map<string, TracedTx>, timeoutMs: number, stopAfter?: string): Promise<void> {
+  const view = src.view;
   if (view.blockReplay === undefined) throw new TraceError('this node cannot replay blocks');
   const recorded = await view.getTransactionsOfBlock(block.number);
   const env = {
@@ -79,11 +83,11 @@ async function replayBlock(view: EvmView, block: EvmBlock, traced: Map<string, T
     baseFee: block.baseFeePerGas,
   };
   for (;;) {
-    // Each pass on fresh copies: the parent state, the auth registry and the IBC store.
+    // Each pass on fresh copies: an overlay of the parent state, the auth registry and the IBC store.
     const replay = await view.blockReplay(block.number);
     const txs = blockTxs(view, replay.txs, recorded);
     const stop = stopAfter === undefined ? -1 : txs.findIndex((t) => 'kind' in t && t.kind === 'eth' && bytesHex(t.ethHash) === stopAfter);
-    const { vm, ics20 } = await createTraceVm(view, await view.stateAt(block.number - 1));
+    const { vm, ics20 } = await createTraceVm(src, block.number - 1);
     let aborted = false;
     const hooks: BlockReplayHooks = {
       lastIndex: stop < 0 ? undefined : stop,

@@ -1,24 +1,27 @@
 /**
- * The execution side of tracing: a VM of its own over an independent state copy (built as the
- * block VM is, with the chain's precompiles), the block environment a tx ran in (the same header
- * fields `execute-block.ts` gives `runTx`), and one traced `runTx`.
+ * The execution side of tracing: a VM of its own (built as the block VM is, with the chain's
+ * precompiles) over an overlay of the state, the same OverlayState over the same memoised reader
+ * eth_call runs on (src/app/evm), the block environment a tx ran in (the same header fields
+ * `execute-block.ts` gives `runTx`), and one traced `runTx`.
  *
  * Each trace VM is built on a copy of the chain's Common: an EVM subscribes to its Common's
  * events, and a copy keeps those listeners off the shared one (they go away with the VM).
  */
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { EVM } from '@ethereumjs/evm';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, createContractAddress } from '@ethereumjs/util';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { Ics20Context } from '../../ibc/ics20-precompile.js';
-import { createChainVm, ViewBlockHashes } from '../execution/evm-runtime.js';
+import { ViewBlockHashes } from '../evm/block-hashes.js';
+import { createChainVm } from '../evm/factory.js';
+import type { ExecutionSource } from '../evm/offchain.js';
+import { OverlayState } from '../evm/overlay-state.js';
 import type { EvmBlock, EvmView } from '../views/evm-view.js';
 import { UNLIMITED_BLOCK_GAS } from '../execution/fee-market.js';
 import { TracerBinding } from './attach-tracer.js';
 import type { Tracer } from './types.js';
-import { gethErrorText } from './vm-errors.js';
+import { gethErrorText } from '../evm/vm-errors.js';
 
 const ZERO32 = new Uint8Array(32);
 
@@ -28,11 +31,16 @@ export interface TraceVm {
   ics20: { ctx: Ics20Context | undefined };
 }
 
-/** A VM as the block VM is built (evm-runtime.ts `createChainVm`: the chain's precompiles), on `state`. */
-export async function createTraceVm(view: EvmView, state: MerkleStateManager): Promise<TraceVm> {
+/**
+ * A VM as the block VM is built (app/evm/factory.ts `createChainVm`: the chain's precompiles) on a
+ * fresh overlay of the state after block `height`: writes stay in the overlay, reads go through the
+ * source's memoised reader of that height, which calls share.
+ */
+export async function createTraceVm(src: ExecutionSource, height: number): Promise<TraceVm> {
+  const state = new OverlayState(await src.readerAt(height));
   const ics20: TraceVm['ics20'] = { ctx: undefined };
   // ethereumjs's own interpreter loop (no speedUpEvm): the tracers listen to its step events.
-  const vm = await createChainVm(view.common.copy(), state, new ViewBlockHashes(view), ics20);
+  const vm = await createChainVm(src.view.common.copy(), state, new ViewBlockHashes(src.view), ics20);
   return { vm, ics20 };
 }
 

@@ -1,21 +1,23 @@
 /**
- * From RPC arguments to executions: geth's defaults for a call object (sender zero, gas from the
- * cap or the block, fees → effective price), the `rpc-gas-cap` and `evm-timeout` of
- * `[json-rpc]`, and the geth errors of eth_call, eth_estimateGas and eth_createAccessList.
- * Every execution runs on a fresh overlay of the state at the requested height.
+ * From RPC arguments to executions of the EVM module (src/app/evm): geth's defaults for a call
+ * object (sender zero, gas from the cap or the block, fees → effective price), the `rpc-gas-cap`
+ * and `evm-timeout` of `[json-rpc]`, and the geth errors of eth_call, eth_estimateGas and
+ * eth_createAccessList. Every execution runs on a fresh overlay of the state at the requested
+ * height. Handlers see it as `EthCalls` (env.ts); only the composition root builds it.
  */
 import type { Block } from '@ethereumjs/block';
 import { Address } from '@ethereumjs/util';
+import { estimateGas } from '../../app/evm/estimate.js';
+import { EvmTimeoutError } from '../../app/evm/evm-hooks.js';
+import type { GasTracker } from '../../app/evm/gas-tracker.js';
+import { txGasBase, type AccessListEntry, type CallMessage } from '../../app/evm/message.js';
+import type { ExecutionPoint, OffchainExecutor } from '../../app/evm/offchain.js';
+import type { OverlayState } from '../../app/evm/overlay-state.js';
+import { applyOverrides, type StateOverrides } from '../../app/evm/overrides.js';
+import { CallValidationError, runMessage, type MessageResult, type PooledEvm, type RunOptions } from '../../app/evm/run-message.js';
 import { toHex } from '../../crypto/encoding.js';
+import type { ContractRead, EthCalls } from './env.js';
 import { ExecutionRevertedError, GethText, ServerError } from './errors.js';
-import type { CallExecutor, ExecutionPoint } from './exec/call-executor.js';
-import { EvmTimeoutError } from './exec/evm-hooks.js';
-import { estimateGas, failureAtCap } from './exec/estimate.js';
-import type { GasTracker } from './exec/gas-tracker.js';
-import { txGasBase, type AccessListEntry, type CallMessage } from './exec/message.js';
-import { applyOverrides, type StateOverrides } from './exec/overrides.js';
-import type { OverlayState } from './exec/overlay-state.js';
-import { CallValidationError, runMessage, type MessageResult, type PooledEvm, type RunOptions } from './exec/run-message.js';
 import { data as hexData } from './hex.js';
 import { decodeRevertReason } from './revert-reason.js';
 import type { TxArgs } from './tx-args.js';
@@ -48,12 +50,9 @@ export function feesOf(args: TxArgs, baseFee: bigint): { gasPrice: bigint; feeCa
   return { gasPrice: price, feeCap, tip: price - baseFee };
 }
 
-/** One read-only call's outcome (`readContract`): its return data, or geth's text for its failure. */
-export type ContractRead = { returnValue: Uint8Array } | { error: string; timedOut: boolean };
-
-export class CallService {
+export class CallService implements EthCalls {
   constructor(
-    readonly executor: CallExecutor,
+    readonly executor: OffchainExecutor,
     private readonly limits: CallLimits,
   ) {}
 
@@ -64,13 +63,6 @@ export class CallService {
       const msg = this.message(args, block, this.defaultGas(args, block));
       return this.exec(evm, state, block, msg, {});
     });
-  }
-
-  /** eth_call's answer: the return data, or geth's error for a revert or a halt. */
-  static returnDataOrThrow(r: MessageResult): string {
-    if (r.status === 'success') return hexData(r.returnValue);
-    if (r.status === 'revert') throw new ExecutionRevertedError(hexData(r.returnValue), decodeRevertReason(r.returnValue));
-    throw new ServerError(r.error ?? 'execution failed');
   }
 
   async estimate(args: TxArgs, at: ExecutionPoint, overrides?: StateOverrides): Promise<{ gas: bigint; runs: number }> {
@@ -86,7 +78,7 @@ export class CallService {
       const deadline = this.deadline();
       const run = (gasLimit: bigint, tracker?: GasTracker) =>
         this.exec(evm, pre.shallowCopy(), block, { ...base, gasLimit }, tracker ? { tracker } : {}, deadline);
-      return estimateGas(run, cap, minGas, base.gasPrice > 0n);
+      return estimateGas(run, cap, minGas, base.gasPrice > 0n, failureAtCap);
     });
   }
 
@@ -166,7 +158,7 @@ export class CallService {
       if (deadline !== Infinity && performance.now() >= deadline) throw new EvmTimeoutError(timeoutMs);
       return await runMessage(evm, state, block, msg, { ...opts, timeoutMs: deadline === Infinity ? 0 : Math.max(1, deadline - performance.now()) });
     } catch (e) {
-      if (e instanceof CallValidationError) throw new ServerError(e.message);
+      if (e instanceof CallValidationError) throw new ServerError(refusalText(e));
       if (e instanceof EvmTimeoutError) throw new ServerError(GethText.evmTimeout(timeoutMs));
       throw e;
     }
@@ -209,7 +201,24 @@ export class CallService {
   }
 }
 
-export { failureAtCap };
+/** geth's error for a message that fails even at the estimation's cap. */
+function failureAtCap(r: MessageResult, cap: bigint): never {
+  if (r.status === 'revert') throw new ExecutionRevertedError(hexData(r.returnValue), decodeRevertReason(r.returnValue));
+  if (r.error === 'out of gas') throw new ServerError(GethText.gasRequiredExceedsAllowance(cap));
+  throw new ServerError(r.error ?? 'execution failed');
+}
+
+/** geth's words for a message its state transition refuses. */
+function refusalText(e: CallValidationError): string {
+  switch (e.refusal) {
+    case 'intrinsic-gas':
+      return GethText.intrinsicGasTooLow(e.have, e.want);
+    case 'floor-data-gas':
+      return GethText.floorDataGas(e.have, e.want);
+    case 'insufficient-funds':
+      return GethText.insufficientFunds(e.have, e.want);
+  }
+}
 
 function revertText(ret: Uint8Array): string {
   const reason = decodeRevertReason(ret);

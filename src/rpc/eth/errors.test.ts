@@ -23,7 +23,6 @@ import {
   ServerError,
   formatGoDuration,
   gethTextForCheckTxLog,
-  gethVmError,
   toJsonRpcError,
 } from './errors.js';
 
@@ -83,9 +82,7 @@ describe('error objects', () => {
     expect(toJsonRpcError(new Error('boom'))).toEqual({ code: -32603, message: 'boom' });
   });
 
-  it('vm errors and durations in geth words', () => {
-    expect(gethVmError('invalid JUMP')).toBe('invalid jump destination');
-    expect(gethVmError('static state change')).toBe('write protection');
+  it('durations in geth words', () => {
     expect(formatGoDuration(10_000)).toBe('10s');
     expect(formatGoDuration(1500)).toBe('1.5s');
     expect(formatGoDuration(300)).toBe('300ms');

@@ -142,28 +142,6 @@ export function formatGoDuration(ms: number): string {
   return `${ms / 1000}s`;
 }
 
-/** ethereumjs EVMError texts → geth's vm error texts (used in eth_call errors and simulate results). */
-const VM_ERROR_TEXTS: Record<string, string> = {
-  'out of gas': 'out of gas',
-  'code store out of gas': 'contract creation code storage out of gas',
-  'code size to deposit exceeds maximum code size': 'max code size exceeded',
-  'stack underflow': 'stack underflow',
-  'stack overflow': 'stack limit reached 1024',
-  'invalid JUMP': 'invalid jump destination',
-  'invalid opcode': 'invalid opcode',
-  'value out of range': 'return data out of bounds',
-  'static state change': 'write protection',
-  'create collision': 'contract address collision',
-  'insufficient balance': 'insufficient balance for transfer',
-  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
-  'initcode exceeds max initcode size': 'max initcode size exceeded',
-  'value overflow': 'gas uint64 overflow',
-};
-
-export function gethVmError(ethereumjsError: string): string {
-  return VM_ERROR_TEXTS[ethereumjsError] ?? ethereumjsError;
-}
-
 /**
  * The geth text for a tx the app or the mempool refused (the `log` of a non-zero CheckTx), so that
  * eth_sendRawTransaction answers as geth's txpool would. Unknown logs pass through unchanged.

@@ -1,10 +1,10 @@
 /**
  * eth_estimateGas: the exact least gas limit at which the tx succeeds, in two EVM executions for
- * ordinary txs (exec/estimate.ts explains how), on a private overlay of the requested state.
+ * ordinary txs (src/app/evm/estimate.ts explains how), on a private overlay of the requested state.
  */
 import { PENDING, type BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
-import type { StateOverrides } from './exec/overrides.js';
+import type { StateOverrides } from '../../app/evm/overrides.js';
 import { quantity } from './hex.js';
 import { executionPoint } from './resolve.js';
 import type { TxArgs } from './tx-args.js';

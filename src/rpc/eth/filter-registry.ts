@@ -4,15 +4,13 @@
  * pending txs only while at least one filter exists, and a sweep (unref'd timer, also only
  * while filters exist) removes filters not polled for `filter-timeout`.
  */
-import { randomBytes } from 'node:crypto';
 import type { EvmBlock, EvmReceipt, EvmView } from '../../app/views/evm-view.js';
-import type { EthTxPool } from './env.js';
+import type { EthFilters, EthTxPool, FilterKind } from './env.js';
 import { ServerError } from './errors.js';
 import type { Json } from './format.js';
 import { data } from './hex.js';
+import { newId } from './ids.js';
 import { blockLogs, bloomTester, boundHeight, type LogCriteria } from './log-filter.js';
-
-export type FilterKind = 'blocks' | 'pendingTransactions' | 'logs';
 
 interface Filter {
   kind: FilterKind;
@@ -26,7 +24,7 @@ interface Filter {
 /** A filter never polled keeps at most this many entries (oldest dropped). */
 const MAX_BUFFER = 10_000;
 
-export class FilterRegistry {
+export class FilterRegistry implements EthFilters {
   private readonly filters = new Map<string, Filter>();
   private unsubscribe: (() => void)[] = [];
   private sweep: NodeJS.Timeout | undefined;
@@ -147,10 +145,4 @@ function inRange(c: LogCriteria, height: number): boolean {
   const from = c.fromBlock?.kind === 'number' ? c.fromBlock.number : 0;
   const to = c.toBlock?.kind === 'number' ? boundHeight(c.toBlock, height) : Infinity;
   return height >= from && height <= to;
-}
-
-/** geth's rpc.NewID: 16 random bytes, hex, leading zeros trimmed. */
-export function newId(): string {
-  const hex = randomBytes(16).toString('hex').replace(/^0+/, '');
-  return `0x${hex || '0'}`;
 }

@@ -8,7 +8,7 @@ import type { EvmBlock, EvmLog, EvmReceipt } from '../../app/views/evm-view.js';
 import type { EthEnv } from './env.js';
 import { EthRpcError, InvalidParamsError, NotSupportedError } from './errors.js';
 import { formatHeader, formatLog, formatTx } from './format.js';
-import { newId } from './filter-registry.js';
+import { newId } from './ids.js';
 import { bloomTester, logCriteriaOf, matchLog, type LogCriteria } from './log-filter.js';
 import { ParamDecodeError } from './params.js';
 import type { CallContext } from './route.js';

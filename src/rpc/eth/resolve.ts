@@ -10,7 +10,7 @@
 import type { EvmBlock } from '../../app/views/evm-view.js';
 import type { BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
-import type { ExecutionPoint } from './exec/call-executor.js';
+import type { ExecutionPoint } from '../../app/evm/offchain.js';
 import { GethText, ServerError } from './errors.js';
 
 /** The height whose state a state method reads. */

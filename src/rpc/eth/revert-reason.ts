@@ -4,4 +4,4 @@
  * reason (clients decode them from `data` with the ABI). One decoder serves the tracers (in the
  * app layer, which the RPC may import) and the RPC.
  */
-export { revertReason as decodeRevertReason } from '../../app/trace/vm-errors.js';
+export { revertReason as decodeRevertReason } from '../../app/evm/vm-errors.js';

@@ -11,7 +11,7 @@ import { blockNumberOf, blockNumberOrHashOf } from './block-param.js';
 import * as call from './call.js';
 import { typedDataOf } from './eip712.js';
 import * as estimate from './estimate.js';
-import { stateOverridesOf } from './exec/overrides.js';
+import { stateOverridesOf } from './state-overrides.js';
 import * as fees from './fees.js';
 import * as filter from './filter.js';
 import { logCriteriaOf } from './log-filter.js';

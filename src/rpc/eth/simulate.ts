@@ -11,18 +11,19 @@
 import { createBlock, type Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
+import { applyOverrides, type StateOverrides } from '../../app/evm/overrides.js';
+import type { OverlayState } from '../../app/evm/overlay-state.js';
+import type { PooledEvm } from '../../app/evm/run-message.js';
 import { keccak256 } from '../../crypto/keccak.js';
 import { LATEST, type BlockRef } from './block-param.js';
 import type { EthEnv } from './env.js';
 import { EthRpcError, InvalidParamsError } from './errors.js';
-import { applyOverrides, stateOverridesOf, type StateOverrides } from './exec/overrides.js';
-import type { OverlayState } from './exec/overlay-state.js';
-import type { PooledEvm } from './exec/run-message.js';
 import { EMPTY_REQUESTS_HASH, EMPTY_TRIE_ROOT, EMPTY_UNCLES_HASH, addressHex, type Json } from './format.js';
 import { data, quantity } from './hex.js';
 import { addressOf, bigOf, hashOf, objectOf, uint64Of, type Decoder } from './params.js';
 import { stateHeight } from './resolve.js';
 import { decodeRevertReason } from './revert-reason.js';
+import { stateOverridesOf } from './state-overrides.js';
 import { txArgsOf, type TxArgs } from './tx-args.js';
 
 interface BlockOverrides {

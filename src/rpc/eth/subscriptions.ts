@@ -3,9 +3,10 @@
  * or an in-process provider): a session's subscriptions end with it. The env owns the registry,
  * so two nodes in one process never share one.
  */
+import type { EthSubscriptions } from './env.js';
 import type { WsSession } from './route.js';
 
-export class SubscriptionRegistry {
+export class SubscriptionRegistry implements EthSubscriptions {
   private readonly sessions = new WeakMap<WsSession, Map<string, () => void>>();
 
   /** The session's subscriptions (id → stop), ended when the session closes. */

@@ -5,7 +5,7 @@
  */
 import type { Address } from '@ethereumjs/util';
 import { GethText, InvalidParamsError } from './errors.js';
-import type { AccessListEntry, Authorization } from './exec/message.js';
+import type { AccessListEntry, Authorization } from '../../app/evm/message.js';
 import { addressOf, arrayOf, bigOf, bytesOf, hashOf, jsonKind, objectOf, typeError, uint64Of, type Decoder } from './params.js';
 import { decodeQuantity } from './hex.js';
 

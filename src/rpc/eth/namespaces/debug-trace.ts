@@ -1,6 +1,7 @@
 /**
  * Handlers of geth's tracing API (debug_traceTransaction, debug_traceCall,
- * debug_traceBlockByNumber, debug_traceBlockByHash) over src/app/trace. Not gated by
+ * debug_traceBlockByNumber, debug_traceBlockByHash) over src/app/trace, on the state eth_call
+ * reads (the calls' off-chain executor: its memoised readers under an overlay). Not gated by
  * `enable-profiling` (as in Cosmos EVM), only by the `debug` namespace being enabled.
  * Tracing errors answer -32000 with geth's text.
  */
@@ -34,7 +35,7 @@ async function traced<T>(run: () => Promise<T>, sender?: string): Promise<T> {
 
 /** Handler for `debug_traceTransaction`. */
 export function traceTransactionHandler(env: EthEnv, [hash, config]: [Uint8Array, TraceConfig | undefined]): Promise<unknown> {
-  return traced(() => traceTransaction(env.view, hash, config));
+  return traced(() => traceTransaction(env.calls.executor, hash, config));
 }
 
 /** Handler for `debug_traceCall`: the call on the state after the named block, in that block's env. */
@@ -52,7 +53,7 @@ export async function traceCallHandler(env: EthEnv, [args, block, config]: [TxAr
     accessList: args.accessList,
     nonce: args.nonce,
   };
-  return traced(() => traceCall(env.view, callArgs, height, { ...config, gasCap: env.config.gasCap }), args.from?.toString());
+  return traced(() => traceCall(env.calls.executor, callArgs, height, { ...config, gasCap: env.config.gasCap }), args.from?.toString());
 }
 
 /** Handler for `debug_traceBlockByNumber`: tags resolve as eth_getBlockByNumber does. */
@@ -60,11 +61,11 @@ export function traceBlockByNumberHandler(env: EthEnv, [block, config]: [BlockRe
   let height: number;
   if (block.kind === 'tag') height = block.tag === 'earliest' ? 0 : env.view.latestHeight();
   else if (block.kind === 'number') height = block.number;
-  else return traced(() => traceBlock(env.view, block.hash, config));
-  return traced(() => traceBlock(env.view, height, config));
+  else return traced(() => traceBlock(env.calls.executor, block.hash, config));
+  return traced(() => traceBlock(env.calls.executor, height, config));
 }
 
 /** Handler for `debug_traceBlockByHash`. */
 export function traceBlockByHashHandler(env: EthEnv, [hash, config]: [Uint8Array, TraceConfig | undefined]): Promise<BlockTraceEntry[]> {
-  return traced(() => traceBlock(env.view, hash, config));
+  return traced(() => traceBlock(env.calls.executor, hash, config));
 }

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEV_ADDRESS_0, DEV_ADDRESS_1, ethHash, startTraceChain, type TraceChain } from '../../../../test/helpers/trace-chain.js';
 import { erc20BalanceOfData, erc20TransferData } from '../../../app/fixtures/erc20.js';
 import { EthDispatcher } from '../dispatcher.js';
@@ -79,6 +79,27 @@ describe('debug tracing routes', () => {
       output: string;
     };
     expect(BigInt(r.output)).toBe(3n);
+  });
+
+  it('runs traces on the overlay state of calls: the memoised state after a height is opened once', async () => {
+    const parent = `0x${(height - 1).toString(16)}`;
+    await call('eth_call', [{ to: chain.token, data: hex(erc20BalanceOfData(DEV_ADDRESS_1)) }, parent]);
+    const opened = vi.spyOn(chain.view, 'stateAt');
+    try {
+      const r = (await call('debug_traceCall', [
+        { from: DEV_ADDRESS_0, to: chain.token, data: hex(erc20BalanceOfData(DEV_ADDRESS_1)) },
+        parent,
+        { tracer: 'callTracer' },
+      ])) as { output: string };
+      expect(BigInt(r.output)).toBe(0n);
+      // The replay of the tx's block starts from the state after its parent: the same memo.
+      expect(await call('debug_traceTransaction', [hex(ethHash(tx)), { tracer: 'callTracer' }])).toMatchObject({ type: 'CALL', to: chain.token });
+      const block = (await call('debug_traceBlockByNumber', [`0x${height.toString(16)}`, { tracer: 'prestateTracer' }])) as { txHash: string }[];
+      expect(block.map((e) => e.txHash)).toEqual([hex(ethHash(tx))]);
+      expect(opened).not.toHaveBeenCalled();
+    } finally {
+      opened.mockRestore();
+    }
   });
 
   it('answers geth errors', async () => {

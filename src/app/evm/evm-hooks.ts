@@ -20,7 +20,7 @@
 import type { EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import type { GasTracker } from './gas-tracker.js';
-import { enableShortcuts, installShortcuts } from '../../../app/interpreter/fast-evm.js';
+import { enableShortcuts, installShortcuts } from '../interpreter/fast-evm.js';
 
 interface OpInfo {
   readonly code: number;

@@ -9,7 +9,7 @@
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { Account, KECCAK256_NULL, bytesToUnprefixedHex, type Address } from '@ethereumjs/util';
-import { keccak256 } from '../../../crypto/keccak.js';
+import { keccak256 } from '../../crypto/keccak.js';
 import { copyAccount, type StateReader } from './state-reader.js';
 
 const EMPTY = new Uint8Array(0);

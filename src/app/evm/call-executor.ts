@@ -1,22 +1,25 @@
 /**
  * What eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 run on: a small pool of
- * EVMs built by the chain's EVM factory (app/execution/evm-runtime.ts: its precompiles, BLOCKHASH from the
- * stored blocks) on one copy of its Common (hooks installed once per EVM), memoised state readers
- * for recent heights, and the ethereumjs Block of each height's environment. Each execution
- * borrows an EVM for its whole run, so a call that yields (a long loop) never shares its EVM.
+ * EVMs built by the chain's EVM factory (factory.ts: its precompiles; BLOCKHASH from the stored
+ * blocks) on one copy of its Common (hooks installed once per EVM), memoised state readers for
+ * recent heights, and the ethereumjs Block of each height's environment. Each execution borrows an
+ * EVM for its whole run, so a call that yields (a long loop) never shares its EVM. Traces read the
+ * same memoised readers (`readerAt`), each through an overlay of its own.
  *
  *   run(height, fn) ─ reader(height) ─ new OverlayState ─ acquire EVM ─ fn ─ release EVM
  */
 import { createBlock, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Address } from '@ethereumjs/util';
-import { createChainEvm, ViewBlockHashes } from '../../../app/execution/evm-runtime.js';
-import type { EvmView } from '../../../app/views/evm-view.js';
+import { ViewBlockHashes } from './block-hashes.js';
+import { createChainEvm } from './factory.js';
+import type { EvmView } from '../views/evm-view.js';
 import { EvmHooks } from './evm-hooks.js';
 import { OverlayState } from './overlay-state.js';
 import type { PooledEvm } from './run-message.js';
 import { MemoStateReader, type StateReader } from './state-reader.js';
-import { sharedTxCommon } from '../../../app/chain-common.js';
+import type { ExecutionPoint, OffchainExecutor, PendingHeader } from './offchain.js';
+import { sharedTxCommon } from '../chain-common.js';
 
 /**
  * EVMs a server keeps (and so the calls that execute at once). JavaScript runs one at a time
@@ -29,23 +32,7 @@ const MAX_BLOCKS = 16;
 const ZERO32 = new Uint8Array(32);
 const UNLIMITED_GAS = 4_294_967_295n;
 
-/** The header fields a call's block environment has. */
-export interface PendingHeader {
-  number: bigint;
-  /** Seconds. */
-  timestamp: bigint;
-  coinbase: Address;
-  gasLimit: bigint;
-  baseFeePerGas: bigint;
-}
-
-/** Where a call executes: on the state after `height`, in that block's environment or in `pending`'s (the next block). */
-export interface ExecutionPoint {
-  height: number;
-  pending?: PendingHeader;
-}
-
-export class CallExecutor {
+export class CallExecutor implements OffchainExecutor {
   private readonly idle: PooledEvm[] = [];
   private readonly waiting: ((evm: PooledEvm) => void)[] = [];
   private created = 0;
@@ -59,10 +46,6 @@ export class CallExecutor {
     this.blockHashes = new ViewBlockHashes(view);
   }
 
-  /**
-   * Runs `fn` with a fresh overlay of the state after `at.height` and an EVM of its own, in the
-   * environment of block `at.height`, or of the next block when `at.pending` gives its header.
-   */
   async run<T>(at: ExecutionPoint, fn: (state: OverlayState, block: Block, evm: PooledEvm) => Promise<T>): Promise<T> {
     const [reader, block] = await Promise.all([this.readerAt(at.height), at.pending ? this.headerBlock(at.pending) : this.blockAt(at.height)]);
     const evm = await this.acquire();
@@ -94,13 +77,11 @@ export class CallExecutor {
     else this.idle.push(evm);
   }
 
-  /** Drops memoised readers and block environments (a devnet revert, state load or state edit makes them stale). */
   forget(): void {
     this.readers.clear();
     this.blocks.clear();
   }
 
-  /** A memoised reader of the state after block `height` (throws for a height the app lacks). */
   readerAt(height: number): Promise<StateReader> {
     let p = this.readers.get(height);
     if (p === undefined) {

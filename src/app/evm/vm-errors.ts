@@ -1,6 +1,7 @@
 /**
  * geth's words for EVM halts (core/vm/errors.go) and for the reason inside revert data
- * (accounts/abi.UnpackRevert), which traces show in `error` and `revertReason`.
+ * (accounts/abi.UnpackRevert): what calls report as a halt's error and traces show in `error` and
+ * `revertReason`.
  */
 import { EVMError } from '@ethereumjs/evm';
 

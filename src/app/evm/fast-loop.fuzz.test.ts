@@ -8,9 +8,9 @@
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Account, Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { createChainCommon } from '../../../app/chain-common.js';
+import { createChainCommon } from '../chain-common.js';
 import { EvmHooks } from './evm-hooks.js';
-import { fastLoopStats } from '../../../app/interpreter/fast-loop.js';
+import { fastLoopStats } from '../interpreter/fast-loop.js';
 import { GasTracker } from './gas-tracker.js';
 
 const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });

@@ -6,10 +6,10 @@
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Account, Address } from '@ethereumjs/util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createChainCommon } from '../../../app/chain-common.js';
-import { erc20DeployData, erc20TransferData } from '../../../app/fixtures/erc20.js';
+import { createChainCommon } from '../chain-common.js';
+import { erc20DeployData, erc20TransferData } from '../fixtures/erc20.js';
 import { EvmHooks } from './evm-hooks.js';
-import { fastLoopStats } from '../../../app/interpreter/fast-loop.js';
+import { fastLoopStats } from '../interpreter/fast-loop.js';
 
 const common = createChainCommon({ chainId: 9000n, hardfork: 'prague' });
 const caller = new Address(new Uint8Array(20).fill(0x11));

@@ -10,23 +10,40 @@
  *   RESULTS      refund (≤ 1/5 of gas used), EIP-7623 floor; with `settle`: leftover gas back to
  *                the sender, tip to the coinbase, self-destructs and empty touched accounts removed
  *
- * Validation failures throw CallValidationError (geth's text); EVM failures are results.
+ * Validation failures throw CallValidationError (what was refused, with the numbers; the RPC words
+ * it as geth does); EVM failures are results.
  */
-import { isIcs20Precompile, type Ics20Context } from '../../../ibc/ics20-precompile.js';
-import type { IbcCallContext } from '../../../app/views/evm-view.js';
+import { isIcs20Precompile, type Ics20Context } from '../../ibc/ics20-precompile.js';
+import type { IbcCallContext } from '../views/evm-view.js';
 import type { Block } from '@ethereumjs/block';
 import type { EVM, Log } from '@ethereumjs/evm';
 import { Account, Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util';
-import { GethText, gethVmError } from '../errors.js';
 import type { EvmHooks } from './evm-hooks.js';
 import { applyAuthorizations } from './authorizations.js';
 import type { GasTracker } from './gas-tracker.js';
 import { gasParams, txGasBase, type CallMessage } from './message.js';
 import type { OverlayState } from './overlay-state.js';
+import { gethErrorText } from './vm-errors.js';
 
-/** A call refused before execution, as geth's state transition refuses a message. */
+/** Why a message was refused before execution, as geth's state transition refuses one. */
+export type CallRefusal = 'intrinsic-gas' | 'floor-data-gas' | 'insufficient-funds';
+
+const REFUSAL_TEXT: Record<CallRefusal, string> = {
+  'intrinsic-gas': 'intrinsic gas too low',
+  'floor-data-gas': 'insufficient gas for floor data gas cost',
+  'insufficient-funds': 'insufficient funds for gas * price + value',
+};
+
+/** A call refused before execution: `have` is what the message brings, `want` what it needs. */
 export class CallValidationError extends Error {
   override name = 'CallValidationError';
+  constructor(
+    readonly refusal: CallRefusal,
+    readonly have: bigint,
+    readonly want: bigint,
+  ) {
+    super(`${REFUSAL_TEXT[refusal]}: have ${have}, want ${want}`);
+  }
 }
 
 export interface MessageResult {
@@ -72,11 +89,11 @@ export async function runMessage(p: PooledEvm, state: OverlayState, block: Block
   const common = evm.common;
   // ── VALIDATION ──
   const { intrinsic, floor } = txGasBase(common, msg);
-  if (msg.gasLimit < intrinsic) throw new CallValidationError(GethText.intrinsicGasTooLow(msg.gasLimit, intrinsic));
-  if (msg.gasLimit < floor) throw new CallValidationError(GethText.floorDataGas(msg.gasLimit, floor));
+  if (msg.gasLimit < intrinsic) throw new CallValidationError('intrinsic-gas', msg.gasLimit, intrinsic);
+  if (msg.gasLimit < floor) throw new CallValidationError('floor-data-gas', msg.gasLimit, floor);
   const sender = (await state.getAccount(msg.from)) ?? new Account();
   const want = msg.gasLimit * msg.feeCap + msg.value;
-  if (sender.balance < want) throw new CallValidationError(GethText.insufficientFunds(sender.balance, want));
+  if (sender.balance < want) throw new CallValidationError('insufficient-funds', sender.balance, want);
 
   // ── SETUP ──
   evm.stateManager = state;
@@ -161,7 +178,7 @@ export async function runMessage(p: PooledEvm, state: OverlayState, block: Block
     returnValue: exec.returnValue,
     logs: exec.logs ?? [],
     createdAddress: res.createdAddress,
-    error: err === undefined || reverted ? undefined : gethVmError(err.error),
+    error: err === undefined || reverted ? undefined : gethErrorText(err),
     gasLeft: execLimit - exec.executionGasUsed,
     ...(opts.reportAccessList ? { accessList: journal.accessList ?? new Map() } : {}),
   };

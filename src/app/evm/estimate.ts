@@ -1,7 +1,8 @@
 /**
  * eth_estimateGas: the least gas limit at which the tx succeeds.
  *
- *   1. run at the cap with a GasTracker            → fails: revert (code 3) / "gas required exceeds allowance"
+ *   1. run at the cap with a GasTracker            → fails: `failed` throws (the RPC: revert, code 3, or
+ *                                                    "gas required exceeds allowance")
  *   2. candidate = cap − slack of the top frame    (≥ intrinsic gas and the EIP-7623 floor)
  *   3. the tracker saw nothing that makes the path depend on the limit (no GAS, no child that
  *      burnt all its gas, no balance read when gas is priced) → the candidate is the answer (one run)
@@ -10,9 +11,6 @@
  *      between the intrinsic gas and the candidate when a child burnt all its gas (the one-run
  *      model is then only an upper bound).
  */
-import { ExecutionRevertedError, GethText, ServerError } from '../errors.js';
-import { data as hexData } from '../hex.js';
-import { decodeRevertReason } from '../revert-reason.js';
 import { GasTracker } from './gas-tracker.js';
 import type { MessageResult } from './run-message.js';
 
@@ -24,19 +22,15 @@ export interface EstimateResult {
   runs: number;
 }
 
-/** Throws the error geth gives for a call that fails even at the cap. */
-export function failureAtCap(r: MessageResult, cap: bigint): never {
-  if (r.status === 'revert') throw new ExecutionRevertedError(hexData(r.returnValue), decodeRevertReason(r.returnValue));
-  if (r.error === 'out of gas') throw new ServerError(GethText.gasRequiredExceedsAllowance(cap));
-  throw new ServerError(r.error ?? 'execution failed');
-}
+/** Throws what the caller answers for a message that fails even at the cap (geth's errors, in the RPC). */
+export type FailureAtCap = (r: MessageResult, cap: bigint) => never;
 
 /** `priced`: the message pays a gas price, so the sender's balance depends on the limit. */
-export async function estimateGas(run: RunAt, cap: bigint, minGas: bigint, priced: boolean): Promise<EstimateResult> {
+export async function estimateGas(run: RunAt, cap: bigint, minGas: bigint, priced: boolean, failed: FailureAtCap): Promise<EstimateResult> {
   const tracker = new GasTracker();
   const first = await run(cap, tracker);
   let runs = 1;
-  if (first.status !== 'success') failureAtCap(first, cap);
+  if (first.status !== 'success') failed(first, cap);
 
   let candidate = cap - tracker.topSlack(first.gasLeft);
   if (candidate < minGas) candidate = minGas;
