@@ -37,6 +37,25 @@ export const UPSTREAM_EDITS = [
       ],
     ],
   },
+  {
+    name: 'lazy-ws',
+    file: /@solana[\\/]rpc-subscriptions-channel-websocket[\\/]dist[\\/]index\.node\.mjs$/,
+    why:
+      "@solana/kit's WebSocket channel imports the ws package when it loads (Node 20 has no global WebSocket), and " +
+      "litesvm's JavaScript loads @solana/kit whole: every start of an SVM chain paid ≈ 16 ms for ws and the node:http, " +
+      'https, tls and zlib modules it loads, for a channel the SVM chain never opens (LiteSVM is in process; our own ' +
+      'WebSocket servers load ws at their first upgrade). The bundle requires ws when a channel is made; the readyState ' +
+      'constants the channel compares with are the WebSocket standard values, which ws exports as the same numbers.',
+    edits: [
+      ["import e2 from 'ws';\n", ''],
+      [
+        'var l = globalThis.WebSocket ? globalThis.WebSocket : e2;',
+        'var l = globalThis.WebSocket ? globalThis.WebSocket : { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 };',
+      ],
+      ['const webSocket = new l(url);', 'const webSocket = new (globalThis.WebSocket ?? require("ws"))(url);'],
+    ],
+    mustNotContain: "from 'ws'",
+  },
 ];
 
 /** `source` with the edits of `edit` applied; throws when one no longer matches upstream. */

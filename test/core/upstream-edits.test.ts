@@ -10,6 +10,7 @@ const require = createRequire(import.meta.url);
 const FILES: Record<string, string> = {
   'lazy-bigint-cache': join(dirname(require.resolve('@ethereumjs/util')), '..', 'esm', 'bytes.js'),
   'evm-frame-object': join(dirname(require.resolve('@ethereumjs/evm')), '..', 'esm', 'evm.js'),
+  'lazy-ws': join(dirname(require.resolve('@solana/rpc-subscriptions-channel-websocket')), 'index.node.mjs'),
 };
 
 describe('the bundle’s edits of dependency files (scripts/upstream-edits.mjs)', () => {
@@ -53,5 +54,10 @@ describe('the bundle’s edits of dependency files (scripts/upstream-edits.mjs)'
       for (const k of Object.keys(b)) expect(Object.is(a[k], b[k]), k).toBe(true);
       expect(Object.getPrototypeOf(assigned)).toBe(Object.getPrototypeOf(spread));
     }
+  });
+
+  it('lazy-ws: the readyState constants the channel compares with are ws’s own', () => {
+    const ws = require('ws') as { CONNECTING: number; OPEN: number; CLOSING: number; CLOSED: number };
+    expect({ CONNECTING: ws.CONNECTING, OPEN: ws.OPEN, CLOSING: ws.CLOSING, CLOSED: ws.CLOSED }).toEqual({ CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
   });
 });
