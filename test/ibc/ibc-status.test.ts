@@ -10,6 +10,7 @@ import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
+import { transferMsg } from '../helpers/cosmos-signing.js';
 import { denomHashHex } from '../../src/ibc/keys.js';
 import type { HubChain } from '../../src/chains/hub/start.js';
 import type { Network } from '../../src/network/network.js';
@@ -54,19 +55,13 @@ async function submitTransfer(receiver: string, amount: string, timeout: { heigh
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
   const [from] = await wallet.getAccounts();
   const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet);
-  const msg = {
-    typeUrl: '/ibc.applications.transfer.v1.MsgTransfer',
-    value: {
-      sourcePort: 'transfer',
-      sourceChannel: 'channel-0',
-      token: { denom: 'uhub', amount },
-      sender: from!.address,
-      receiver,
-      timeoutHeight: { revisionNumber: 9000n, revisionHeight: timeout.height ?? 0n },
-      timeoutTimestamp: timeout.timestampNs ?? 0n,
-      memo: '',
-    },
-  };
+  const msg = transferMsg({
+    sender: from!.address,
+    receiver,
+    amount,
+    timeoutHeight: { revisionNumber: 9000n, revisionHeight: timeout.height ?? 0n },
+    timeoutTimestampNs: timeout.timestampNs ?? 0n,
+  });
   const signed = await client.sign(from!.address, [msg], { amount: [], gas: '300000' }, '');
   client.disconnect();
   const res = await fetch(`${url}/v2/tx/submit`, {

@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeCosmoshubPath } from '@cosmjs/amino';
-import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
-import { GasPrice, SigningStargateClient } from '@cosmjs/stargate';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { SigningStargateClient } from '@cosmjs/stargate';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { killAll, PORTS0, spawnCli, type CliProcess } from '../helpers/cli.js';
+import { EVM_DENOM, evmCosmosClient, transferMsg } from '../helpers/cosmos-signing.js';
 
 const homes: string[] = [];
 afterEach(killAll);
@@ -25,8 +26,6 @@ afterAll(() => {
 
 const EVM_COSMOS_ID = 'chainlet_9000-1';
 const HUB_ID = 'chainlethub-1';
-const EVM_DENOM = 'achainlet';
-const inTenMinutesNs = () => BigInt(Date.now() + 600_000) * 1_000_000n;
 
 interface Running {
   cli: CliProcess;
@@ -114,34 +113,12 @@ async function submitFromHub(r: Running, receiver: string, amount: string): Prom
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub', hdPaths: [makeCosmoshubPath(0)] });
   const [from] = await wallet.getAccounts();
   const client = await SigningStargateClient.connectWithSigner(r.hubRpc, wallet);
-  const msg = {
-    typeUrl: '/ibc.applications.transfer.v1.MsgTransfer',
-    value: {
-      sourcePort: 'transfer',
-      sourceChannel: 'channel-0',
-      token: { denom: 'uhub', amount },
-      sender: from!.address,
-      receiver,
-      timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
-      timeoutTimestamp: inTenMinutesNs(),
-      memo: '',
-    },
-  };
+  const msg = transferMsg({ sender: from!.address, receiver, amount });
   const signed = await client.sign(from!.address, [msg], { amount: [], gas: '300000' }, '');
   client.disconnect();
   const res = await post(r, '/v2/tx/submit', { chain_id: HUB_ID, tx: Buffer.from(TxRaw.encode(signed).finish()).toString('base64') });
   expect(res.code).toBe(200);
   return res.body.tx_hash!;
-}
-
-async function evmCosmosClient(r: Running) {
-  const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'chainlet' });
-  const [acc] = await wallet.getAccounts();
-  const client = await SigningStargateClient.connectWithSigner(r.evmRpc, wallet, {
-    gasPrice: GasPrice.fromString(`2000000000${EVM_DENOM}`),
-    broadcastPollIntervalMs: 50,
-  });
-  return { client, from: acc!.address };
 }
 
 const ibcState = (s: Status) => s.transfers[0]?.transfer_sequence[0]?.ibc_transfer.state;
@@ -150,7 +127,7 @@ describe('/v2/tx/status of transfers across a restart of a home (built CLI)', ()
   it('answers a completed transfer as before, tracks it again, and completes one left in flight', async () => {
     const home = await initHome();
     let r = await start(home);
-    const evm = await evmCosmosClient(r);
+    const evm = await evmCosmosClient(r.evmRpc);
     const hubWallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub', hdPaths: [makeCosmoshubPath(0)] });
     const hubAddr = (await hubWallet.getAccounts())[0]!.address;
 

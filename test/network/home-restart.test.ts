@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeCosmoshubPath } from '@cosmjs/amino';
-import { DirectEthSecp256k1HdWallet, DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
+import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice, QueryClient, setupBankExtension, setupIbcExtension, SigningStargateClient, StargateClient } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { createSolanaRpc, generateKeyPairSigner, lamports, type Signature } from '@solana/kit';
@@ -22,6 +22,7 @@ import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
 import { denomHashHex } from '../../src/ibc/keys.js';
 import { killAll, PORTS0, spawnCli, type CliProcess } from '../helpers/cli.js';
+import { EVM_DENOM, evmCosmosClient } from '../helpers/cosmos-signing.js';
 
 const homes: string[] = [];
 afterEach(killAll);
@@ -34,7 +35,6 @@ const HUB_ESCROW = 'hub1a53udazy8ayufvy0s434pfwjcedzqv34tv0y8f';
 const HUB_OTHER = toBech32('hub', new Uint8Array(20).fill(0x11));
 const EVM_ESCROW = 'chainlet1a53udazy8ayufvy0s434pfwjcedzqv349thmza';
 const UHUB_ON_EVM = `ibc/${denomHashHex('transfer/channel-0/uhub')}`;
-const EVM_DENOM = 'achainlet';
 const CHAINLET_ON_HUB = `ibc/${denomHashHex(`transfer/channel-0/${EVM_DENOM}`)}`;
 const inTenMinutes = () => Math.floor(Date.now() / 1000) + 600;
 
@@ -109,16 +109,6 @@ async function hubClient(r: Running, index = 0) {
   const accounts = await wallet.getAccounts();
   const client = await SigningStargateClient.connectWithSigner(r.hubRpc, wallet, { gasPrice: GasPrice.fromString('0uhub'), broadcastPollIntervalMs: 50 });
   return { client, from: accounts[0]!.address };
-}
-
-async function evmCosmosClient(r: Running) {
-  const wallet = await DirectEthSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'chainlet' });
-  const [acc] = await wallet.getAccounts();
-  const client = await SigningStargateClient.connectWithSigner(r.evmRpc, wallet, {
-    gasPrice: GasPrice.fromString(`2000000000${EVM_DENOM}`),
-    broadcastPollIntervalMs: 50,
-  });
-  return { client, from: acc!.address };
 }
 
 const evmFee = { amount: [{ denom: EVM_DENOM, amount: (2_000_000_000n * 400_000n).toString() }], gas: '400000' };
@@ -199,7 +189,7 @@ interface Committed {
 async function loadThenKill(r: Running, committed: Committed, atLeast: number): Promise<void> {
   const hub = await hubClient(r);
   const hubIbc = await hubClient(r, 1);
-  const evm = await evmCosmosClient(r);
+  const evm = await evmCosmosClient(r.evmRpc);
   const wallet = createWalletClient({ account: mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 1 }), transport: http(r.jsonRpc) });
   const pub = createPublicClient({ transport: http(r.jsonRpc) });
   let killed = false;
@@ -290,7 +280,7 @@ describe('a network on a home (built CLI)', () => {
 
     let r = await start(home);
     const hub = await hubClient(r);
-    const evm = await evmCosmosClient(r);
+    const evm = await evmCosmosClient(r.evmRpc);
     const evmReceiver = evm.from;
     // A hub bank send, and a transfer each way.
     expect((await hub.client.sendTokens(hub.from, HUB_OTHER, [{ denom: 'uhub', amount: '5' }], { amount: [], gas: '200000' })).code).toBe(0);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeConfig } from '../../src/config/defaults.js';
 import { toBech32 } from '../../src/crypto/bech32.js';
 import { DEV_MNEMONIC } from '../../src/genesis/dev-accounts.js';
+import { transferMsg } from '../helpers/cosmos-signing.js';
 import { denomHashHex } from '../../src/ibc/keys.js';
 import type { HubChain } from '../../src/chains/hub/start.js';
 import { startNetwork, type Network } from '../../src/network/network.js';
@@ -72,19 +73,7 @@ async function hubToEvm(amount: string): Promise<void> {
   const wallet = await DirectSecp256k1HdWallet.fromMnemonic(DEV_MNEMONIC, { prefix: 'hub' });
   const [from] = await wallet.getAccounts();
   const client = await SigningStargateClient.connectWithSigner(hub.urls.rpc!, wallet);
-  const msg = {
-    typeUrl: '/ibc.applications.transfer.v1.MsgTransfer',
-    value: {
-      sourcePort: 'transfer',
-      sourceChannel: 'channel-0',
-      token: { denom: 'uhub', amount },
-      sender: from!.address,
-      receiver,
-      timeoutHeight: { revisionNumber: 0n, revisionHeight: 0n },
-      timeoutTimestamp: BigInt(Date.now() + 600_000) * 1_000_000n,
-      memo: '',
-    },
-  };
+  const msg = transferMsg({ sender: from!.address, receiver, amount });
   const signed = await client.sign(from!.address, [msg], { amount: [], gas: '300000' }, '');
   client.disconnect();
   const res = await post('/v2/tx/submit', { chain_id: hub.chainId, tx: Buffer.from(TxRaw.encode(signed).finish()).toString('base64') });
