@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeConfig } from '../config/defaults.js';
 import { readConfigFiles } from '../config/files.js';
+import { ConfigValueError } from '../config/keys.js';
 import type { DeepPartial, NodeConfig } from '../config/types.js';
 import type { Ed25519Key } from '../crypto/ed25519.js';
 import { stringOption } from './format.js';
@@ -72,6 +73,22 @@ export function chainHomeConfig(home: string | undefined, kind: string): DeepPar
     // A bad value names its key; say which chain's file holds it.
     const msg = (err as Error).message;
     throw new Error(msg.includes(chainHomeDir(home, kind)) ? msg : `${chainConfigPath(home, kind)}: ${msg}`);
+  }
+  return files.reduce<DeepPartial<NodeConfig>>((a, o) => mergeConfig(a as NodeConfig, o), {});
+}
+
+/**
+ * The settings a home folder's own `config/config.toml` and `config/app.toml` set (only those keys;
+ * none without the files), e.g. the network home's (the EVM chain's files, whose `[svm]` section is
+ * the SVM chain's). A bad value names its file.
+ */
+export function homeFilesConfig(dir: string): DeepPartial<NodeConfig> {
+  let files: DeepPartial<NodeConfig>[];
+  try {
+    files = readConfigFiles(dir);
+  } catch (err) {
+    if (err instanceof ConfigValueError) throw new Error(`${join(dir, 'config', `${err.key.file}.toml`)}: ${err.message}`);
+    throw err;
   }
   return files.reduce<DeepPartial<NodeConfig>>((a, o) => mergeConfig(a as NodeConfig, o), {});
 }

@@ -16,6 +16,7 @@ import type { MetricsRegistry } from '../../node/metrics.js';
 import type { Chain, ChainCapabilities } from '../types.js';
 import { svmActivity } from './activity.js';
 import { DEFAULT_SVM_CHAIN_ID, DEFAULT_SVM_RPC, DEFAULT_SVM_WS } from './defaults.js';
+import { svmSpecOnHome } from './settings.js';
 /** The solana-core version the RPC reports (the LiteSVM runtime's Agave line). */
 export const SVM_CORE_VERSION = '2.2.20';
 
@@ -47,7 +48,8 @@ export interface SvmChainSpec {
   wsWriteBufferBytes?: number;
   /**
    * With a home, the chain's state lives in `<home>/data`: a snapshot (`svm-state.json`) and a
-   * journal of every tx and slot since (`svm-journal.log`), so a kill -9 loses nothing answered.
+   * journal of every tx and slot since (`svm-journal.log`), so a kill -9 loses nothing answered;
+   * the `[svm]` keys of `<home>/config/app.toml` apply to what this spec leaves out.
    */
   home?: string;
   /** Journal size that folds it into a new snapshot (default 64 MiB). */
@@ -91,7 +93,9 @@ function checkLimits(spec: SvmChainSpec): void {
   }
 }
 
-export async function startSvmChain(spec: SvmChainSpec): Promise<SvmChain> {
+export async function startSvmChain(given: SvmChainSpec): Promise<SvmChain> {
+  // With a home, its app.toml's [svm] keys fill what the spec leaves out (settings.ts).
+  const spec = svmSpecOnHome(given);
   const logger = spec.logger ?? silentLogger();
   checkLimits(spec);
   const opts = { mnemonic: spec.mnemonic ?? DEV_MNEMONIC, accounts: spec.accounts, maxRecords: spec.maxRecords, maxBlocks: spec.maxBlocks };
