@@ -148,6 +148,13 @@ describe('chainlet (built binary)', () => {
           'tcp://127.0.0.1:0',
           '--routing.address',
           '127.0.0.1:0',
+          // The other chains on ports 0 too: a default port another test holds would be named first.
+          '--hub-rpc',
+          'tcp://127.0.0.1:0',
+          '--svm-rpc',
+          '127.0.0.1:0',
+          '--svm-ws',
+          '127.0.0.1:0',
         ],
         {
           encoding: 'utf8',
