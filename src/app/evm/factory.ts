@@ -10,6 +10,7 @@ import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import { createEVM, type EVM, type EVMMockBlockchainInterface, type EVMOpts } from '@ethereumjs/evm';
 import { createVM, type VM } from '@ethereumjs/vm';
 import { ICS20_PRECOMPILE_ADDRESS, ics20Precompile, type Ics20Context } from '../../ibc/ics20-precompile.js';
+import { POINT_EVALUATION_ADDRESS, pointEvaluationWithoutKzg } from './point-evaluation.js';
 
 /**
  * A VM that runs this chain's txs: its Common and the chain's precompiles (ICS-20, whose world is
@@ -23,7 +24,13 @@ export function createChainVm(
   ics20: { ctx: Ics20Context | undefined },
 ): Promise<VM> {
   // params: {}: the chain Common already holds every package's parameters (chain-common.ts).
-  return createVM({ common, stateManager: state, blockchain, params: {}, evmOpts: { params: {}, customPrecompiles: chainPrecompiles(() => ics20.ctx) } });
+  return createVM({
+    common,
+    stateManager: state,
+    blockchain,
+    params: {},
+    evmOpts: { params: {}, customPrecompiles: chainPrecompiles(common, () => ics20.ctx) },
+  });
 }
 
 /**
@@ -32,9 +39,12 @@ export function createChainVm(
  * execution under way (undefined: the precompile fails).
  */
 export function createChainEvm(common: Common, blockchain: EVMMockBlockchainInterface, ics20: () => Ics20Context | undefined): Promise<EVM> {
-  return createEVM({ common, blockchain, params: {}, customPrecompiles: chainPrecompiles(ics20) });
+  return createEVM({ common, blockchain, params: {}, customPrecompiles: chainPrecompiles(common, ics20) });
 }
 
-function chainPrecompiles(ics20: () => Ics20Context | undefined): NonNullable<EVMOpts['customPrecompiles']> {
-  return [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(ics20) }];
+function chainPrecompiles(common: Common, ics20: () => Ics20Context | undefined): NonNullable<EVMOpts['customPrecompiles']> {
+  const list: NonNullable<EVMOpts['customPrecompiles']> = [{ address: ICS20_PRECOMPILE_ADDRESS, function: ics20Precompile(ics20) }];
+  // Without a KZG library (none is configured) upstream's 0x…0a throws instead of failing the call.
+  if (common.customCrypto.kzg === undefined) list.push({ address: POINT_EVALUATION_ADDRESS, function: pointEvaluationWithoutKzg });
+  return list;
 }

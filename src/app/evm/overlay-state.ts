@@ -43,6 +43,11 @@ export class OverlayState implements StateManagerInterface {
 
   constructor(private readonly base: StateReader) {}
 
+  /** Open checkpoints (the block executor unwinds what a throwing runTx left open). */
+  get checkpointDepth(): number {
+    return this.marks.length;
+  }
+
   /** Starts a new tx: original storage values are taken from here on. */
   beginTx(): void {
     this.txOriginal = new Map();

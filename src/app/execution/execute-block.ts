@@ -139,6 +139,7 @@ export async function executeBlock(
       const direct = indirect !== undefined && isIcs20Precompile(tx.to?.bytes);
       const ibcEvents: AbciEvent[] | undefined = direct ? [] : undefined;
       let checkpointed = false;
+      const depth = checkpointDepth(vm);
       try {
         sender = recoverSender(item);
         if (gasUsed + tx.gasLimit > env.gasLimit) throw blockGasExhausted(tx.gasLimit, env.gasLimit - gasUsed);
@@ -156,6 +157,10 @@ export async function executeBlock(
         else result = plainGas === undefined ? await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }) : plainOutcome(plainGas);
       } catch (e) {
         if (checkpointed) ibc!.store.revert();
+        // runTx reverts its own checkpoint when it throws, but not one it opened inside it (ethereumjs
+        // 10's layer for EIP-7702 authorisations): left open, the trie stays checkpointed and the
+        // block's writes never reach the db (every later read: "Missing node in DB").
+        while (checkpointDepth(vm) > depth) await vm.evm.journal.revert();
         txResults[i] = rejected(rejectionFromRunTxError(e), gasWanted);
         continue;
       } finally {
@@ -254,6 +259,11 @@ export async function executeBlock(
     vm.evm.journal.cleanJournal();
   }
   return { txResults, executed, gasUsed, bloom };
+}
+
+/** The state's open checkpoints (a state without the count: none to unwind). */
+function checkpointDepth(vm: VM): number {
+  return (vm.stateManager as { checkpointDepth?: number }).checkpointDepth ?? 0;
 }
 
 /** What the block keeps of a tx's run: a RunTxResult, or the outcome of a plain transfer. */

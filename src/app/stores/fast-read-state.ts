@@ -16,6 +16,11 @@ import { bytesToNibbles, readTrie, UnsupportedTrieShape } from './bulk-trie.js';
 import { rlpDecodeView } from '../views/rlp-view.js';
 
 export class FastReadStateManager extends MerkleStateManager {
+  /** Open checkpoints (the block executor unwinds what a throwing runTx left open). */
+  get checkpointDepth(): number {
+    return this._checkpointCount;
+  }
+
   override async getAccount(address: Address): Promise<Account | undefined> {
     const elem = this._caches?.account?.get(address);
     if (elem !== undefined) return elem.accountRLP !== undefined ? accountFromRlp(elem.accountRLP) : undefined;
