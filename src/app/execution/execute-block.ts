@@ -117,8 +117,8 @@ export async function executeBlock(
 
   await vm.evm.journal.checkpoint();
   try {
-    const last = Math.min(txs.length - 1, replay?.lastIndex ?? Infinity);
-    for (let i = 0; i <= last; i++) {
+    // A replay may end its pass early (a traced tx stopped inside: it sets lastIndex), so read it each time.
+    for (let i = 0; i < txs.length && i <= (replay?.lastIndex ?? Infinity); i++) {
       const item = txs[i]!;
       if (!('kind' in item)) {
         txResults[i] = rejected(item, 0);
