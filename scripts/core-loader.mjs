@@ -18,6 +18,16 @@ import { runInThisContext, Script } from 'node:vm';
 const file = fileURLToPath(new URL('./chainlet.cjs', import.meta.url));
 
 /**
+ * The size of the buffer the bundle and its cache are read into. glibc takes any block it had
+ * mapped for an allocation and frees, up to 32 MiB, as its new mmap threshold, and keeps twice that
+ * free at the top of each thread's arena from then on: the 4 MB buffer of the bundle, freed after
+ * the load, let every thread arena keep up to 8.5 MB of V8's compiler memory (≈ 20 MB after a busy
+ * run, of ~220 MB). A block over 32 MiB leaves the threshold alone; the pages past what is read are
+ * never touched, so they take no memory.
+ */
+const PAST_MMAP_THRESHOLD_MAX = 33 * 1024 * 1024;
+
+/**
  * `vm.Script` runs in Node's main context. A test runner that evaluates each test file in a context
  * of its own (Jest, Vitest's vm pools) loads this module in that context; the bundle must then be
  * loaded there too, or its objects would come from another realm (`instanceof Uint8Array`, `Object`
@@ -45,7 +55,7 @@ if (mainRealm) {
   // here), and memory touched for the first time costs ≈ 3.5 ms a megabyte on a small VM (page
   // faults), more than the reading itself.
   const [head, tail] = Module.wrapper;
-  const body = readInto(file, (size) => Buffer.from(new ArrayBuffer(head.length + size + tail.length), head.length));
+  const body = readInto(file, (size) => Buffer.from(new ArrayBuffer(Math.max(head.length + size + tail.length, PAST_MMAP_THRESHOLD_MAX)), head.length));
   const bytes = Buffer.from(body.buffer, 0, head.length + body.length + tail.length);
   bytes.write(head, 0, 'latin1');
   bytes.write(tail, head.length + body.length, 'latin1');

@@ -117,7 +117,7 @@ export function defaultConfig(): NodeConfig {
       maxUrlBytes: 65_536,
     },
     // devnet: on for the in-memory devnet profile; startNode({ home }) and `chainlet init` turn it off.
-    evm: { minGasPrice: 0n, devnet: true, maxMineBlocks: 100_000 },
+    evm: { minGasPrice: 0n, devnet: true, maxMineBlocks: 100_000, trieCacheSize: 16_384 },
     svm: {
       maxRecords: 100_000,
       maxBlocks: 100_000,

@@ -145,6 +145,14 @@ export const EVM_KEYS: readonly ConfigKey[] = [
     'int',
     'Most blocks one anvil_mine / hardhat_mine / evm_mine call may mine (larger counts get -32602; 0 = no cap)',
   ),
+  k(
+    'app',
+    'evm',
+    'trie-cache-size',
+    ['evm', 'trieCacheSize'],
+    'int',
+    'Most state-trie nodes kept in the read cache (older ones are read from the store again; 0 = no cache)',
+  ),
 ];
 
 /** `[svm]`: the SVM chain and its Solana RPC. */

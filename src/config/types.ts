@@ -143,6 +143,8 @@ export interface EvmConfig {
   devnet: boolean;
   /** Most blocks one mine call (anvil_mine, hardhat_mine, evm_mine) may mine; 0: no cap. */
   maxMineBlocks: number;
+  /** Most state-trie nodes in the EVM app's read cache (src/app/stores/trie-db.ts); 0: none. */
+  trieCacheSize: number;
 }
 
 export interface NodeConfig {

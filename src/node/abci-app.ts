@@ -66,6 +66,7 @@ export async function openHomeApp(home: string, config: NodeConfig, logger: Logg
     logger: logger.child({ module: 'app' }),
     minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
     pruningKeepRecent: config.pruningKeepRecent,
+    trieCacheSize: config.evm.trieCacheSize,
   });
   return {
     app,

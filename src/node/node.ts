@@ -220,6 +220,7 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<ChainletNo
     logger: moduleLogger('app'),
     minGasPrice: config.evm.minGasPrice > 0n ? config.evm.minGasPrice : undefined,
     pruningKeepRecent: config.pruningKeepRecent,
+    trieCacheSize: config.evm.trieCacheSize,
     lazyQueryRoutes: [nodeQueries],
     segments,
   });

@@ -3,6 +3,7 @@ import { parse } from 'smol-toml';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { overridesFromFlags, overridesFromToml, renderToml } from '../../src/config/files.js';
 import { parseDurationMs } from '../../src/config/keys.js';
+import { DEFAULT_TRIE_CACHE_NODES } from '../../src/app/stores/trie-db.js';
 
 describe('config', () => {
   it('has CometBFT and Cosmos EVM defaults', () => {
@@ -61,6 +62,14 @@ describe('config', () => {
     expect(() => overridesFromToml('app', parse('[routing]\nerc20-tokens = ["usdc"]\n'))).toThrow(
       'invalid value ["usdc"] for routing.erc20-tokens: expected a comma-separated list of 0x addresses',
     );
+  });
+
+  it('bounds the EVM state-trie read cache by [evm] trie-cache-size (--evm.trie-cache-size)', () => {
+    expect(defaultConfig().evm.trieCacheSize).toBe(DEFAULT_TRIE_CACHE_NODES);
+    expect((overridesFromFlags({ 'evm.trie-cache-size': '0' }) as any).evm).toEqual({ trieCacheSize: 0 });
+    expect((overridesFromToml('app', parse('[evm]\ntrie-cache-size = 100000\n')) as any).evm).toEqual({ trieCacheSize: 100_000 });
+    expect(parse(renderToml('app', defaultConfig()))).toMatchObject({ evm: { 'trie-cache-size': DEFAULT_TRIE_CACHE_NODES } });
+    expect(() => overridesFromFlags({ 'evm.trie-cache-size': 'lots' })).toThrow('invalid value "lots" for --evm.trie-cache-size: expected an integer');
   });
 
   it('parses Go durations', () => {

@@ -12,9 +12,9 @@ export interface EvmAppOptions {
   minGasPrice?: bigint;
   /** Accept legacy txs without EIP-155 replay protection in CheckTx (default false). */
   allowUnprotectedTxs?: boolean;
-  /** Decoded-tx cache entries (default 50 000). */
+  /** Decoded-tx cache entries (default 10 000). */
   txCacheSize?: number;
-  /** Trie-node read cache entries per generation (default 100 000). */
+  /** Most trie nodes in the read cache (default DEFAULT_TRIE_CACHE_NODES; `[evm] trie-cache-size`). */
   trieCacheSize?: number;
   /** IBC tree versions kept for proofs and past-height queries (0 or unset = all; app.toml `pruning-keep-recent`). */
   pruningKeepRecent?: number;

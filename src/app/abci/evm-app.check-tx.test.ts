@@ -126,4 +126,18 @@ describe('CheckTx', () => {
     const res = await chain.check(signTx(DEV_KEY_0, { data: new Uint8Array([0x60, 0x00]) }, { nonce: 0n, gasLimit: 60_000n }));
     expect(res.code).toBe(0);
   });
+
+  it('keeps no decoding of a tx it refuses, and drops those of a committed block', async () => {
+    const chain = await startTestChain({ alloc: { [DEV_ADDRESS_0]: { balance: '21000000000000' } } });
+    const cached = () => (chain.app as unknown as { txCache: { size: number } }).txCache.size;
+    // refused: the sender cannot pay (each a different tx), and gas below the intrinsic gas
+    for (let i = 0; i < 20; i++) expect((await chain.check(signEthTransfer(DEV_KEY_0, TO, BigInt(i + 1), { nonce: 0n }))).code).toBe(5);
+    expect((await chain.check(signEthTransfer(DEV_KEY_0, TO, 1n, { nonce: 0n, gasLimit: 20_000n }))).code).toBe(11);
+    expect(cached()).toBe(0);
+    const ok = signEthTransfer(DEV_KEY_0, TO, 0n, { nonce: 0n, maxFeePerGas: 1_000_000_000n, maxPriorityFeePerGas: 0n });
+    expect((await chain.check(ok)).code).toBe(0);
+    expect(cached()).toBe(1);
+    await chain.block([ok]);
+    expect(cached()).toBe(0);
+  });
 });

@@ -41,8 +41,13 @@ export interface AppMeta {
   lastIbcRoot?: string;
 }
 
-/** Decoded block records kept in memory (the RPC mostly asks for the newest blocks). */
-const RECENT_BLOCKS = 16;
+/**
+ * Decoded block records kept in memory (the RPC mostly asks for the newest blocks), and the most
+ * txs they may hold together: a record keeps its txs decoded (~3 KB each), so a bound in blocks
+ * alone let a few blocks of thousands of txs keep tens of MB. The newest record always stays.
+ */
+export const RECENT_BLOCKS = 16;
+export const RECENT_TXS = 2048;
 
 /**
  * Blocks the store holds no entries for but can name: the heights of empty segments (many empty
@@ -70,6 +75,7 @@ export class AppStore {
   /** u64be height → u64be version of the IBC tree at that height (heights with a commit of their own). */
   readonly ibcHeights: IavlSublevel;
   private readonly recent = new Map<number, BlockRecord>();
+  private recentTxs = 0;
 
   /** The root database `db` is a sublevel of (or `db`): commits are written there in one pass. */
   private readonly root: AppLevel;
@@ -196,6 +202,7 @@ export class AppStore {
   /** Forgets the cached recent records (after devnet control rewrote the db underneath). */
   clearCache(): void {
     this.recent.clear();
+    this.recentTxs = 0;
   }
 
   /** Block hashes of the `count` heights up to `height`, newest first (stored ones and those of empty segments). */
@@ -213,9 +220,17 @@ export class AppStore {
   }
 
   private remember(record: BlockRecord): void {
-    this.recent.delete(record.number);
+    this.forget(record.number);
     this.recent.set(record.number, record);
-    if (this.recent.size > RECENT_BLOCKS) this.recent.delete(this.recent.keys().next().value!);
+    this.recentTxs += record.txs.length;
+    while (this.recent.size > 1 && (this.recent.size > RECENT_BLOCKS || this.recentTxs > RECENT_TXS)) this.forget(this.recent.keys().next().value!);
+  }
+
+  private forget(height: number): void {
+    const r = this.recent.get(height);
+    if (r === undefined) return;
+    this.recent.delete(height);
+    this.recentTxs -= r.txs.length;
   }
 }
 

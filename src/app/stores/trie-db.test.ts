@@ -72,4 +72,21 @@ describe('LevelTrieDB', () => {
     expect((await stateOn(new LevelTrieDB(level), root1).getAccount(address(3)))!.balance).toBe(1n);
     expect((await stateOn(new LevelTrieDB(level), root2).getAccount(address(3)))!.balance).toBe(2n);
   });
+
+  it('keeps at most cacheSize nodes in its read cache, none with 0, and reads the rest from the level', async () => {
+    for (const cacheSize of [64, 0]) {
+      const level = newLevel();
+      const db = new LevelTrieDB(level, { cacheSize });
+      const state = stateOn(db);
+      for (let i = 0; i < 300; i++) await state.putAccount(address(i), createAccount({ balance: BigInt(i + 1) }));
+      const root = await state.getStateRoot();
+      const ops = db.takeReachable(root);
+      expect(ops.length).toBeGreaterThan(300);
+      await level.batch(ops.map((op) => ({ type: 'put' as const, key: op.key, value: op.value })));
+      expect(db.cachedCount).toBeLessThanOrEqual(cacheSize);
+      const again = stateOn(db, root);
+      for (let i = 0; i < 300; i++) expect((await again.getAccount(address(i)))!.balance).toBe(BigInt(i + 1));
+      expect(db.cachedCount).toBeLessThanOrEqual(cacheSize);
+    }
+  });
 });

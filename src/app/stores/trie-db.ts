@@ -14,6 +14,11 @@
  * updated in one pass instead, live-state.ts, but storage tries and other state managers are not).
  * `takeReachable` keeps only the pending nodes reachable from the block's state root (descending
  * into storage tries through the account leaves) and drops the rest.
+ *
+ * The read cache holds the nodes read or committed last (the trie's upper levels, the accounts and
+ * slots in use), at most `cacheSize` of them: a node costs its hex key (~110 bytes with its map
+ * entry) besides its bytes, which an in-memory store holds anyway and a LevelDB store copies out
+ * (~350 bytes more). Older nodes are read from the level again.
  */
 import type { AbstractSublevel } from 'abstract-level';
 import type { BatchDBOp, DB } from '@ethereumjs/util';
@@ -21,8 +26,11 @@ import type { BatchDBOp, DB } from '@ethereumjs/util';
 /** A sublevel with Uint8Array keys and values (`keyEncoding`/`valueEncoding` 'view'). */
 export type BytesSublevel = AbstractSublevel<unknown, string | Uint8Array | Buffer, Uint8Array, Uint8Array>;
 
+/** Nodes the read cache keeps by default (`[evm] trie-cache-size`). */
+export const DEFAULT_TRIE_CACHE_NODES = 16_384;
+
 export interface TrieDbOpts {
-  /** Entries per cache generation (two generations are kept: up to twice this many nodes). */
+  /** Most nodes the read cache keeps (0 or less: none), in two generations of half as many each. */
   cacheSize?: number;
 }
 
@@ -30,13 +38,14 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
   private pending = new Map<string, Uint8Array>();
   private cacheNew = new Map<string, Uint8Array>();
   private cacheOld = new Map<string, Uint8Array>();
-  private readonly cacheSize: number;
+  /** Entries a generation holds before it becomes the old one. */
+  private readonly generationSize: number;
 
   constructor(
     readonly level: BytesSublevel,
     opts: TrieDbOpts = {},
   ) {
-    this.cacheSize = opts.cacheSize ?? 100_000;
+    this.generationSize = Math.max(0, Math.floor((opts.cacheSize ?? DEFAULT_TRIE_CACHE_NODES) / 2));
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -74,6 +83,11 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
 
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** Nodes in the read cache. */
+  get cachedCount(): number {
+    return this.cacheNew.size + this.cacheOld.size;
   }
 
   /**
@@ -119,8 +133,9 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
   }
 
   private remember(key: string, value: Uint8Array): void {
+    if (this.generationSize === 0) return;
     this.cacheNew.set(key, value);
-    if (this.cacheNew.size >= this.cacheSize) {
+    if (this.cacheNew.size >= this.generationSize) {
       this.cacheOld = this.cacheNew;
       this.cacheNew = new Map();
     }
