@@ -60,10 +60,11 @@ export const evmKind: ChainKind<EvmChainSpec, EvmChain> = {
   initHome: async (home, ctx) => initEvmHome(home, ctx),
   async start(spec, ctx) {
     const routingWanted = !ctx.standalone && spec.servers !== false && resolveConfig(spec.home, spec.config).routing.enable;
+    const servers = ctx.standalone ? spec.servers : spec.servers === false ? false : 'later';
     const node = await startNode({
       onWait: ctx.onWait,
       ...spec,
-      servers: ctx.standalone ? spec.servers : spec.servers === false ? false : 'later',
+      servers,
       config: ctx.standalone ? spec.config : (mergeConfig((spec.config ?? {}) as NodeConfig, NO_ROUTING as never) as DeepPartial<NodeConfig>),
       ...(ctx.metrics ? { metrics: ctx.metrics } : {}),
       ...(ctx.relayer ? { relayer: ctx.relayer } : {}),
@@ -97,7 +98,8 @@ export const evmKind: ChainKind<EvmChainSpec, EvmChain> = {
         },
         onChange: (l) => devnet.onLoggingChange(l),
       },
-      listen: () => node.listen(),
+      // A chain asked for no servers has none to open when the network is up.
+      ...(servers === false ? {} : { listen: () => node.listen() }),
     };
     return Object.assign(node, { kind: 'evm' as const, capabilities });
   },
