@@ -34,14 +34,26 @@ afterAll(async () => {
   await node.stop();
 });
 
+const acct = privateKeyToAccount(KEY);
+
+/** Signs transfers of 1 wei from the dev key, from its pending nonce on, one per recipient. */
+async function signTransfers(recipients: `0x${string}`[], gas = 21_000n): Promise<{ raws: string[]; start: number }> {
+  const chainId = Number(await rpc<string>('eth_chainId'));
+  const start = Number(await rpc<string>('eth_getTransactionCount', [acct.address, 'pending']));
+  const fee = BigInt(await rpc<string>('eth_gasPrice')) * 2n;
+  const raws: string[] = [];
+  for (const [i, to] of recipients.entries())
+    raws.push(await acct.signTransaction({ chainId, nonce: start + i, to, value: 1n, gas, maxFeePerGas: fee, maxPriorityFeePerGas: 1n, type: 'eip1559' }));
+  return { raws, start };
+}
+
 describe('txs to the precompiles', () => {
   it('a transfer to 0x…0a fails as a call (all its gas used) and the state stays readable; eth_call answers an execution error', async () => {
-    const acct = privateKeyToAccount(KEY);
-    const chainId = Number(await rpc<string>('eth_chainId'));
-    const nonce = Number(await rpc<string>('eth_getTransactionCount', [acct.address, 'pending']));
-    const fee = BigInt(await rpc<string>('eth_gasPrice')) * 2n;
     const to = '0x000000000000000000000000000000000000000a';
-    const raw = await acct.signTransaction({ chainId, nonce, to, value: 1n, gas: 100_000n, maxFeePerGas: fee, maxPriorityFeePerGas: 1n, type: 'eip1559' });
+    const {
+      raws: [raw],
+      start: nonce,
+    } = await signTransfers([to], 100_000n);
     const hash = await rpc<string>('eth_sendRawTransaction', [raw]);
     let receipt: { status: string; gasUsed: string } | null = null;
     for (let t = 0; t < 500 && receipt === null; t++) {
@@ -57,25 +69,8 @@ describe('txs to the precompiles', () => {
 
 describe('one sender, many concurrent clients', () => {
   it('admits and mines every tx, and the latest state stays readable', async () => {
-    const acct = privateKeyToAccount(KEY);
-    const chainId = Number(await rpc<string>('eth_chainId'));
-    const start = Number(await rpc<string>('eth_getTransactionCount', [acct.address, 'pending']));
-    const fee = BigInt(await rpc<string>('eth_gasPrice')) * 2n;
     const N = 400;
-    const raws: string[] = [];
-    for (let i = 0; i < N; i++)
-      raws.push(
-        await acct.signTransaction({
-          chainId,
-          nonce: start + i,
-          to: `0x${(i + 1).toString(16).padStart(40, '0')}`,
-          value: 1n,
-          gas: 21000n,
-          maxFeePerGas: fee,
-          maxPriorityFeePerGas: 1n,
-          type: 'eip1559',
-        }),
-      );
+    const { raws, start } = await signTransfers(Array.from({ length: N }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as const));
     let next = 0;
     const errors: string[] = [];
     await Promise.all(
