@@ -16,16 +16,10 @@ import type { ExplorerChainFeed, RoutingChain, RoutingEnv } from '../rpc/routing
 import type { IndexedChain } from '../network/ibc/packet-index.js';
 import type { RelayChain } from '../network/ibc/relay-types.js';
 import type { HomeInitContext } from './chain-home.js';
+import type { ServerUrls } from '../node/servers.js';
 
 /** The URLs a chain serves, by the same names for every kind (a Solana RPC is `rpc`/`rpcWs` of an SVM chain). */
-export interface ChainUrls {
-  rpc?: string;
-  rpcWs?: string;
-  jsonRpc?: string;
-  jsonRpcWs?: string;
-  routing?: string;
-  metrics?: string;
-}
+export type ChainUrls = ServerUrls;
 
 /** An RPC family a chain serves: the transport-level name, its URL and WebSocket. */
 export interface RpcEndpoint {

@@ -4,21 +4,12 @@
  * runs only for a live slot listener (slotSubscribe) or an open slot holding a tx.
  */
 import { getTransferSolInstruction } from '@solana-program/system';
-import {
-  appendTransactionMessageInstructions,
-  createKeyPairSignerFromBytes,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from '@solana/kit';
+import { createKeyPairSignerFromBytes, lamports } from '@solana/kit';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signedWire } from '../../test/svm/helpers.js';
 import { startSvmChain } from '../chains/svm/start.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { openSvmStore } from './journal.js';
@@ -37,17 +28,8 @@ async function ledgerAt(): Promise<{ ledger: SvmLedger; advance: (ms: number) =>
 /** A signed transfer between the first two dev accounts, on the ledger's latest blockhash. */
 async function transfer(ledger: SvmLedger): Promise<Uint8Array> {
   const payer = await createKeyPairSignerFromBytes(ledger.devAccounts[0]!.secretKey);
-  const msg = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(ledger.latestBlockhash() as never, m),
-    (m) =>
-      appendTransactionMessageInstructions(
-        [getTransferSolInstruction({ source: payer, destination: ledger.devAccounts[1]!.address as never, amount: lamports(1_000n) })],
-        m,
-      ),
-  );
-  return Buffer.from(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg)), 'base64');
+  const send = getTransferSolInstruction({ source: payer, destination: ledger.devAccounts[1]!.address as never, amount: lamports(1_000n) });
+  return Buffer.from(await signedWire(payer, [send], ledger.latestBlockhash() as never), 'base64');
 }
 
 afterEach(() => {

@@ -4,21 +4,12 @@
  * ran in even when a slot falls due while it runs.
  */
 import { getTransferSolInstruction } from '@solana-program/system';
-import {
-  appendTransactionMessageInstructions,
-  createKeyPairSignerFromBytes,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  lamports,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from '@solana/kit';
+import { createKeyPairSignerFromBytes, lamports } from '@solana/kit';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signedWire } from '../../test/svm/helpers.js';
 import { DEV_MNEMONIC } from '../genesis/dev-accounts.js';
 import { JOURNAL_FILE, openSvmStore } from './journal.js';
 import { BLOCKHASH_WINDOW, SvmLedger } from './ledger.js';
@@ -43,17 +34,8 @@ function clockOpts(): { opts: { mnemonic: string; accounts: number; maxBlocks: n
 
 async function transfer(ledger: SvmLedger): Promise<Uint8Array> {
   const payer = await createKeyPairSignerFromBytes(ledger.devAccounts[0]!.secretKey);
-  const msg = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(ledger.latestBlockhash() as never, m),
-    (m) =>
-      appendTransactionMessageInstructions(
-        [getTransferSolInstruction({ source: payer, destination: ledger.devAccounts[1]!.address as never, amount: lamports(1_000n) })],
-        m,
-      ),
-  );
-  return Buffer.from(getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg)), 'base64');
+  const send = getTransferSolInstruction({ source: payer, destination: ledger.devAccounts[1]!.address as never, amount: lamports(1_000n) });
+  return Buffer.from(await signedWire(payer, [send], ledger.latestBlockhash() as never), 'base64');
 }
 
 /** What a client can see of the ledger's slots: everything a compact catch-up must leave as one by one would. */
